@@ -1,0 +1,214 @@
+//! Accounts: who can sign in. Identity lives in `platform.accounts`; each
+//! account belongs to one tenant with one role (platform admins to none).
+//!
+//! Input is parsed into these newtypes at the boundary, so code past the
+//! handlers never sees an unchecked email, name, role or password.
+
+use poem_openapi::Enum;
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use crate::error::ApiError;
+
+#[derive(Enum, Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
+#[oai(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Admin,
+    Manager,
+    Worker,
+    Employee,
+    PlatformAdmin,
+}
+
+impl Role {
+    pub const ALL: [Role; 5] = [
+        Role::Admin,
+        Role::Manager,
+        Role::Worker,
+        Role::Employee,
+        Role::PlatformAdmin,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Admin => "admin",
+            Role::Manager => "manager",
+            Role::Worker => "worker",
+            Role::Employee => "employee",
+            Role::PlatformAdmin => "platform_admin",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+}
+
+/// A lower-cased email address matching the spec's pattern: text, one `@`,
+/// text, a dot, text, no whitespace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Email(String);
+
+impl Email {
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        let email = raw.trim().to_lowercase();
+        if email.is_empty() {
+            return Err(ApiError::invalid_input("Email is required."));
+        }
+        let valid = email.len() <= 254
+            && !email.chars().any(char::is_whitespace)
+            && email.matches('@').count() == 1
+            && email.split_once('@').is_some_and(|(local, domain)| {
+                !local.is_empty()
+                    && domain
+                        .rsplit_once('.')
+                        .is_some_and(|(host, tld)| !host.is_empty() && !tld.is_empty())
+            });
+        if !valid {
+            return Err(ApiError::invalid_input(
+                "Invalid Email format. Use an address like name@example.com.",
+            ));
+        }
+        Ok(Self(email))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A person's display name: 1 to 200 characters after trimming.
+#[derive(Clone, Debug)]
+pub struct PersonName(String);
+
+impl PersonName {
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        let name = raw.trim();
+        if name.is_empty() {
+            return Err(ApiError::invalid_input("Name is required."));
+        }
+        if name.chars().count() > 200 {
+            return Err(ApiError::invalid_input(
+                "Name is too long (200 characters at most).",
+            ));
+        }
+        Ok(Self(name.to_string()))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+pub const PASSWORD_MIN: usize = 8;
+pub const PASSWORD_MAX: usize = 128;
+
+/// A new password that meets the length rules (8 to 128 characters).
+pub struct NewPassword(String);
+
+impl NewPassword {
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        let n = raw.chars().count();
+        if n == 0 {
+            return Err(ApiError::invalid_input("Password is required."));
+        }
+        if n < PASSWORD_MIN {
+            return Err(ApiError::invalid_input(format!(
+                "Password is too short: use at least {PASSWORD_MIN} characters."
+            )));
+        }
+        if n > PASSWORD_MAX {
+            return Err(ApiError::invalid_input(format!(
+                "Password is too long: use at most {PASSWORD_MAX} characters."
+            )));
+        }
+        Ok(Self(raw.to_string()))
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+/// An account as the API shows it to organisation admins.
+#[derive(poem_openapi::Object, sqlx::FromRow, Clone, Debug)]
+pub struct AccountSummary {
+    pub id: Uuid,
+    pub name: String,
+    pub email: String,
+    pub role: String,
+}
+
+/// A new account, ready to insert (its password already hashed).
+pub struct NewAccount {
+    pub email: Email,
+    pub name: PersonName,
+    pub role: Role,
+    pub password_hash: String,
+}
+
+pub async fn insert_account(
+    conn: &mut PgConnection,
+    tenant_id: Option<Uuid>,
+    account: &NewAccount,
+) -> Result<AccountSummary, ApiError> {
+    let row = sqlx::query_as::<_, AccountSummary>(
+        "INSERT INTO platform.accounts (id, tenant_id, email, name, role, password_hash)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         RETURNING id, name, email, role",
+    )
+    .bind(Uuid::new_v4())
+    .bind(tenant_id)
+    .bind(account.email.as_str())
+    .bind(account.name.as_str())
+    .bind(account.role.as_str())
+    .bind(&account.password_hash)
+    .fetch_one(conn)
+    .await
+    .map_err(|e| match unique_violation(&e) {
+        Some("accounts_email_key") => ApiError::conflict(format!(
+            "An account with the email {} already exists.",
+            account.email.as_str()
+        )),
+        _ => ApiError::from(e),
+    })?;
+    Ok(row)
+}
+
+/// The name of the unique constraint a query violated, if that is what failed.
+pub fn unique_violation(err: &sqlx::Error) -> Option<&str> {
+    match err {
+        sqlx::Error::Database(db) if db.code().as_deref() == Some("23505") => db.constraint(),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn email_pattern() {
+        for ok in ["a@b.co", "First.Last@Example.com", " x@y.z "] {
+            assert!(Email::parse(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", "a", "a@b", "a@@b.c", "a b@c.d", "@b.c", "a@.c", "a@b.", "a@b@c.d"] {
+            assert!(Email::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Email::parse("A@B.CO").unwrap().as_str(), "a@b.co");
+    }
+
+    #[test]
+    fn password_lengths() {
+        assert!(NewPassword::parse("1234567").is_err());
+        assert!(NewPassword::parse("12345678").is_ok());
+        assert!(NewPassword::parse(&"x".repeat(128)).is_ok());
+        assert!(NewPassword::parse(&"x".repeat(129)).is_err());
+    }
+
+    #[test]
+    fn roles_round_trip() {
+        for r in Role::ALL {
+            assert_eq!(Role::parse(r.as_str()), Some(r));
+        }
+        assert_eq!(Role::parse("root"), None);
+    }
+}

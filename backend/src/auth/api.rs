@@ -1,0 +1,257 @@
+//! `/api/auth/*`: sign in, the current session, sign out.
+
+use poem::Request;
+use poem::web::Data;
+use poem::web::cookie::{Cookie, CookieJar, SameSite};
+use poem::http::StatusCode;
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, Object, OpenApi};
+use uuid::Uuid;
+
+use super::guard::{authorize_public, context};
+use super::{SESSION_COOKIE, SessionAuth, session, throttle};
+use crate::accounts::Role;
+use crate::api::ApiTags;
+use crate::audit;
+use crate::error::ApiError;
+use crate::error_responses;
+use crate::state::SharedState;
+
+pub struct AuthApi;
+
+#[derive(Object, Debug)]
+pub struct LoginRequest {
+    pub email: String,
+    pub password: String,
+}
+
+/// The signed-in user as the app shows it.
+#[derive(Object, Debug, Clone)]
+pub struct SessionUser {
+    pub id: Uuid,
+    pub name: String,
+    pub email: String,
+    pub role: Role,
+    /// The organisation (tenant) id, e.g. `acme` or `clientA`; null for
+    /// platform admins.
+    #[oai(rename = "clientId")]
+    pub client_id: Option<String>,
+}
+
+#[derive(Object, Debug)]
+pub struct LoginResponse {
+    pub user: SessionUser,
+    /// Send this in the `x-csrf-token` header of every POST, PUT, PATCH and
+    /// DELETE.
+    #[oai(rename = "csrfToken")]
+    pub csrf_token: String,
+}
+
+#[derive(Object, Debug)]
+pub struct SessionResponse {
+    pub user: SessionUser,
+    #[oai(rename = "csrfToken")]
+    pub csrf_token: String,
+    /// Page routes this user may open: a path is allowed when it equals one of
+    /// these or lies below it (case-insensitive, trailing slash ignored; "/"
+    /// allows only "/").
+    #[oai(rename = "allowedPaths")]
+    pub allowed_paths: Vec<String>,
+}
+
+#[derive(ApiResponse)]
+pub enum LoginOk {
+    /// Signed in; the session cookie is set.
+    #[oai(status = 200)]
+    Ok(Json<LoginResponse>),
+}
+
+error_responses!(LoginError {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+    TooManyRequests = 429,
+});
+
+#[derive(ApiResponse)]
+pub enum SessionOk {
+    #[oai(status = 200)]
+    Ok(Json<SessionResponse>),
+}
+
+error_responses!(SessionError {
+    Unauthorized = 401,
+    Forbidden = 403,
+});
+
+#[derive(ApiResponse)]
+pub enum LogoutOk {
+    /// Signed out; the session no longer exists on the server.
+    #[oai(status = 204)]
+    NoContent,
+}
+
+error_responses!(LogoutError {
+    Unauthorized = 401,
+    Forbidden = 403,
+});
+
+const INVALID_CREDENTIALS: &str = "Invalid email or password.";
+
+impl From<&session::Session> for SessionUser {
+    fn from(s: &session::Session) -> Self {
+        Self {
+            id: s.account_id,
+            name: s.name.clone(),
+            email: s.email.clone(),
+            role: s.role,
+            client_id: s.client_id().map(str::to_string),
+        }
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct LoginAccount {
+    id: Uuid,
+    name: String,
+    email: String,
+    role: String,
+    password_hash: String,
+    client_id: Option<String>,
+    tenant_status: Option<String>,
+}
+
+#[OpenApi(tag = "ApiTags::Auth")]
+impl AuthApi {
+    /// Sign in with email and password.
+    ///
+    /// Sets the private, HttpOnly session cookie and answers with the user and
+    /// the CSRF token. Unknown email and wrong password get the same answer.
+    /// Repeated failures for one account or address are slowed down (429).
+    #[oai(path = "/auth/login", method = "post", operation_id = "login")]
+    async fn login(
+        &self,
+        state: Data<&SharedState>,
+        req: &Request,
+        jar: &CookieJar,
+        body: Json<LoginRequest>,
+    ) -> Result<LoginOk, LoginError> {
+        let ctx = authorize_public(req)?;
+        let email = body.email.trim().to_lowercase();
+        if email.is_empty() || body.password.is_empty() {
+            return Err(ApiError::invalid_input("Email and password are required.").into());
+        }
+        if body.password.chars().count() > crate::accounts::PASSWORD_MAX || email.len() > 254 {
+            return Err(ApiError::new(StatusCode::UNAUTHORIZED, "invalid_credentials", INVALID_CREDENTIALS).into());
+        }
+        let db = &state.db.app;
+        let mut keys = vec![throttle::account_key(&email)];
+        if let Some(ip) = &ctx.ip {
+            keys.push(throttle::address_key(ip));
+        }
+        if let Some(secs) = throttle::locked_for(db, &keys).await? {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_attempts",
+                format!("Too many failed sign-in attempts. Try again in {secs} seconds."),
+            )
+            .into());
+        }
+        let account: Option<LoginAccount> = sqlx::query_as(
+            "SELECT a.id, a.name, a.email, a.role, a.password_hash,
+                    t.client_id, t.status AS tenant_status
+             FROM platform.accounts a LEFT JOIN platform.tenants t ON t.id = a.tenant_id
+             WHERE a.email = $1",
+        )
+        .bind(&email)
+        .fetch_optional(db)
+        .await?;
+        let verified = state.passwords
+            .verify(&body.password, account.as_ref().map(|a| a.password_hash.as_str()))
+            .await?;
+        let account = match account {
+            Some(a) if verified => a,
+            _ => {
+                throttle::record_failure(db, &keys[0], throttle::ACCOUNT_THRESHOLD).await?;
+                if let Some(ip_key) = keys.get(1) {
+                    throttle::record_failure(db, ip_key, throttle::ADDRESS_THRESHOLD).await?;
+                }
+                tracing::info!("sign-in failed");
+                return Err(ApiError::new(
+                    StatusCode::UNAUTHORIZED,
+                    "invalid_credentials",
+                    INVALID_CREDENTIALS,
+                )
+                .into());
+            }
+        };
+        if account.tenant_status.as_deref() == Some("suspended") {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "tenant_suspended",
+                "Your organisation's access is suspended. Contact your account manager.",
+            )
+            .into());
+        }
+        throttle::clear(db, &keys[0]).await?;
+        // Rotate: a session this browser already had is ended, never reused.
+        if let Some(old) = &ctx.session {
+            session::delete(db, &old.id_hash).await?;
+        }
+        let new = session::create(db, account.id, state.settings.session_absolute_timeout).await?;
+        audit::record(
+            db,
+            &audit::Actor { account_id: Some(account.id), email: account.email.clone(), ip: ctx.ip.clone() },
+            "auth.login",
+            None,
+            Some(&account.email),
+            serde_json::json!({}),
+        )
+        .await?;
+
+        let mut cookie = Cookie::new_with_str(SESSION_COOKIE, &new.token);
+        cookie.set_http_only(true);
+        cookie.set_same_site(SameSite::Lax);
+        cookie.set_path("/");
+        cookie.set_secure(state.settings.secure_cookies());
+        cookie.set_max_age(state.settings.session_absolute_timeout);
+        jar.private_with_key(&state.cookie_key).add(cookie);
+
+        let role = Role::parse(&account.role).ok_or_else(|| ApiError::internal(anyhow::anyhow!("bad role")))?;
+        Ok(LoginOk::Ok(Json(LoginResponse {
+            user: SessionUser {
+                id: account.id,
+                name: account.name,
+                email: account.email,
+                role,
+                client_id: account.client_id,
+            },
+            csrf_token: new.csrf_token,
+        })))
+    }
+
+    /// The signed-in user, the CSRF token and the page routes they may open.
+    #[oai(path = "/auth/session", method = "get", operation_id = "getSession")]
+    async fn session(
+        &self,
+        state: Data<&SharedState>, auth: SessionAuth) -> Result<SessionOk, SessionError> {
+        let s = &auth.0;
+        Ok(SessionOk::Ok(Json(SessionResponse {
+            user: SessionUser::from(s.as_ref()),
+            csrf_token: s.csrf_token.clone(),
+            allowed_paths: state.access.allowed_paths(s.role.as_str(), &s.access_domain()),
+        })))
+    }
+
+    /// Sign out: the session is deleted on the server and the cookie cleared.
+    #[oai(path = "/auth/logout", method = "post", operation_id = "logout")]
+    async fn logout(
+        &self,
+        state: Data<&SharedState>, auth: SessionAuth, req: &Request, jar: &CookieJar) -> Result<LogoutOk, LogoutError> {
+        let ctx = context(req);
+        session::delete(&state.db.app, &auth.0.id_hash).await?;
+        audit::record(&state.db.app, &auth.0.actor(ctx.ip), "auth.logout", None, Some(&auth.0.email), serde_json::json!({})).await?;
+        jar.remove(SESSION_COOKIE);
+        Ok(LogoutOk::NoContent)
+    }
+}

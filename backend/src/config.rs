@@ -1,0 +1,121 @@
+//! Typed configuration, read once from the environment at start-up.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+
+/// A value that must never reach a log line.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(..)")
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Owner connection: migrations and tenant provisioning (CREATE SCHEMA/ROLE).
+    pub database_url: Secret,
+    pub host: String,
+    pub port: u16,
+    /// The URL people use to reach the app; decides the cookie's Secure flag and
+    /// the expected Origin of unsafe requests. Defaults to http://host:port.
+    pub public_url: String,
+    /// Key material for poem's private (encrypted, authenticated) cookies.
+    pub cookie_secret: Option<Secret>,
+    pub frontend_dir: PathBuf,
+    pub tenants_dir: PathBuf,
+    pub db_max_connections: u32,
+    pub session_idle_timeout: Duration,
+    pub session_absolute_timeout: Duration,
+    /// Trust X-Forwarded-For for the client address (only behind a proxy you run).
+    pub trust_proxy: bool,
+    /// Concurrent argon2 computations; each takes ~19 MiB and one core.
+    pub password_hash_concurrency: usize,
+    pub log_json: bool,
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+fn env_parse<T: std::str::FromStr>(name: &str, default: T) -> anyhow::Result<T>
+where
+    T::Err: std::fmt::Display,
+{
+    match env(name) {
+        None => Ok(default),
+        Some(v) => v
+            .trim()
+            .parse()
+            .map_err(|e| anyhow::anyhow!("{name}={v:?} is not valid: {e}")),
+    }
+}
+
+impl Settings {
+    pub fn from_env() -> anyhow::Result<Self> {
+        let database_url = env("DATABASE_URL")
+            .context("DATABASE_URL is not set (e.g. postgres://user@127.0.0.1:5432/brandops)")?;
+        let host = env("HOST").unwrap_or_else(|| "127.0.0.1".into());
+        let port: u16 = env_parse("PORT", 8080)?;
+        let public_url = env("PUBLIC_URL").unwrap_or_else(|| format!("http://{host}:{port}"));
+        if !(public_url.starts_with("http://") || public_url.starts_with("https://")) {
+            bail!("PUBLIC_URL must start with http:// or https://");
+        }
+        let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Ok(Self {
+            database_url: Secret::new(database_url),
+            host,
+            port,
+            public_url: public_url.trim_end_matches('/').to_string(),
+            cookie_secret: env("COOKIE_SECRET").map(Secret::new),
+            frontend_dir: env("FRONTEND_DIR")
+                .unwrap_or_else(|| "frontend/dist".into())
+                .into(),
+            tenants_dir: env("TENANTS_DIR").unwrap_or_else(|| "tenants".into()).into(),
+            db_max_connections: env_parse("DB_MAX_CONNECTIONS", 20)?,
+            session_idle_timeout: Duration::from_secs(env_parse("SESSION_IDLE_MINUTES", 720u64)? * 60),
+            session_absolute_timeout: Duration::from_secs(
+                env_parse("SESSION_MAX_HOURS", 168u64)? * 3600,
+            ),
+            trust_proxy: env_parse("TRUST_PROXY", false)?,
+            password_hash_concurrency: env_parse("PASSWORD_HASH_CONCURRENCY", cpus.max(1))?,
+            log_json: env("LOG_FORMAT").is_none_or(|f| f != "pretty"),
+        })
+    }
+
+    /// Settings for tests and benchmarks: everything explicit, port 0.
+    pub fn for_tests(database_url: &str, repo_root: &std::path::Path) -> Self {
+        Self {
+            database_url: Secret::new(database_url),
+            host: "127.0.0.1".into(),
+            port: 0,
+            public_url: "http://127.0.0.1".into(),
+            cookie_secret: None,
+            frontend_dir: repo_root.join("frontend/dist"),
+            tenants_dir: repo_root.join("tenants"),
+            db_max_connections: 10,
+            session_idle_timeout: Duration::from_secs(3600),
+            session_absolute_timeout: Duration::from_secs(86400),
+            trust_proxy: true,
+            password_hash_concurrency: 2,
+            log_json: false,
+        }
+    }
+
+    pub fn secure_cookies(&self) -> bool {
+        self.public_url.starts_with("https://")
+    }
+}

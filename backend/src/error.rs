@@ -1,0 +1,198 @@
+//! One error envelope for the whole API: `{"error": "...", "code": "..."}` with
+//! a real HTTP status.
+//!
+//! Handlers return `ApiError`; each operation's response enum (made with
+//! [`error_responses!`]) lists only the statuses that operation can return, so
+//! the statuses are part of the OpenAPI contract. Internal errors are logged
+//! with their cause chain and answered with an opaque 500.
+
+use poem::http::StatusCode;
+use poem_openapi::Object;
+
+/// The JSON body of every error answer.
+#[derive(Object, Debug, Clone, serde::Serialize)]
+pub struct ErrorBody {
+    /// A message a person can read and act on.
+    pub error: String,
+    /// A stable machine-readable code, e.g. `invalid_input`, `forbidden`, `csrf`.
+    pub code: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("{status} {code}: {message}")]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// The exact answer the spec gives a caller without permission.
+pub const NO_PERMISSION: &str = "You do not have permission to perform this action.";
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+    pub fn invalid_input(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "invalid_input", message)
+    }
+    pub fn unauthenticated() -> Self {
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthenticated",
+            "You are not signed in, or your session has ended. Please sign in.",
+        )
+    }
+    pub fn forbidden() -> Self {
+        Self::new(StatusCode::FORBIDDEN, "forbidden", NO_PERMISSION)
+    }
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+    pub fn conflict(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, "conflict", message)
+    }
+    /// Logs the cause chain; the client sees only that something went wrong.
+    pub fn internal(err: impl Into<anyhow::Error>) -> Self {
+        let err = err.into();
+        tracing::error!(error = ?err, "internal error");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "Something went wrong on our side. Please try again; if it keeps happening, contact support.",
+        )
+    }
+
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
+            error: self.message.clone(),
+            code: self.code.to_string(),
+        }
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(err: sqlx::Error) -> Self {
+        Self::internal(err)
+    }
+}
+
+impl From<anyhow::Error> for ApiError {
+    fn from(err: anyhow::Error) -> Self {
+        Self::internal(err)
+    }
+}
+
+impl poem::error::ResponseError for ApiError {
+    fn status(&self) -> StatusCode {
+        self.status
+    }
+    fn as_response(&self) -> poem::Response {
+        json_error_response(self.status, &self.body())
+    }
+}
+
+pub fn json_error_response(status: StatusCode, body: &ErrorBody) -> poem::Response {
+    poem::Response::builder()
+        .status(status)
+        .content_type("application/json; charset=utf-8")
+        .body(serde_json::to_vec(body).unwrap_or_default())
+}
+
+/// Turns any error poem or poem-openapi produced (a malformed JSON body, a
+/// missing parameter, an unknown path) into the envelope.
+pub fn render_any_error(err: poem::Error) -> poem::Response {
+    if let Some(api) = err.downcast_ref::<ApiError>() {
+        return api.as_response_ref();
+    }
+    // An operation's own error answer (already in the envelope).
+    if err.is_from_response() {
+        return err.into_response();
+    }
+    let status = err.status();
+    let (code, message) = match status {
+        StatusCode::NOT_FOUND => ("not_found", "There is nothing at this address.".to_string()),
+        StatusCode::METHOD_NOT_ALLOWED => (
+            "method_not_allowed",
+            "This address does not accept that method.".to_string(),
+        ),
+        StatusCode::UNAUTHORIZED => return ApiError::unauthenticated().as_response_ref(),
+        StatusCode::PAYLOAD_TOO_LARGE => ("too_large", "The request body is too large.".into()),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => (
+            "unsupported_media_type",
+            "Send the request body as JSON (Content-Type: application/json).".into(),
+        ),
+        s if s.is_client_error() => ("invalid_input", format!("The request is not valid: {err}")),
+        _ => {
+            tracing::error!(error = %err, "unhandled error");
+            return ApiError::internal(anyhow::anyhow!("{err}")).as_response_ref();
+        }
+    };
+    json_error_response(
+        status,
+        &ErrorBody {
+            error: message,
+            code: code.into(),
+        },
+    )
+}
+
+impl ApiError {
+    pub fn as_response_ref(&self) -> poem::Response {
+        json_error_response(self.status, &self.body())
+    }
+}
+
+/// Declares an operation's error response enum: the listed statuses plus 500.
+///
+/// ```ignore
+/// error_responses!(LoginError { BadRequest = 400, Unauthorized = 401, TooManyRequests = 429 });
+/// ```
+/// An `ApiError` whose status the operation does not declare becomes a 500 and
+/// is logged: declaring statuses is part of the contract, so that is a bug.
+#[macro_export]
+macro_rules! error_responses {
+    ($name:ident { $($variant:ident = $status:literal),* $(,)? }) => {
+        #[derive(poem_openapi::ApiResponse, Debug)]
+        pub enum $name {
+            $(
+                #[oai(status = $status)]
+                $variant(poem_openapi::payload::Json<$crate::error::ErrorBody>),
+            )*
+            /// Something went wrong on the server; details are in its log.
+            #[oai(status = 500)]
+            Internal(poem_openapi::payload::Json<$crate::error::ErrorBody>),
+        }
+
+        impl From<$crate::error::ApiError> for $name {
+            fn from(err: $crate::error::ApiError) -> Self {
+                match err.status.as_u16() {
+                    $( $status => Self::$variant(poem_openapi::payload::Json(err.body())), )*
+                    500 => Self::Internal(poem_openapi::payload::Json(err.body())),
+                    other => {
+                        tracing::error!(status = other, code = err.code, "undeclared error status");
+                        Self::Internal(poem_openapi::payload::Json(
+                            $crate::error::ApiError::internal(anyhow::anyhow!("undeclared status {other}")).body(),
+                        ))
+                    }
+                }
+            }
+        }
+
+        impl From<sqlx::Error> for $name {
+            fn from(err: sqlx::Error) -> Self {
+                $crate::error::ApiError::from(err).into()
+            }
+        }
+
+        impl From<anyhow::Error> for $name {
+            fn from(err: anyhow::Error) -> Self {
+                $crate::error::ApiError::from(err).into()
+            }
+        }
+    };
+}

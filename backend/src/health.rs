@@ -1,0 +1,58 @@
+//! Liveness (`/api/health`, never touches the database) and readiness
+//! (`/api/ready`, the database answers).
+
+use poem::Request;
+use poem::web::Data;
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, Object, OpenApi};
+
+use crate::api::ApiTags;
+use crate::auth::guard::authorize_public;
+use crate::error::ApiError;
+use crate::error_responses;
+use crate::state::SharedState;
+
+pub struct HealthApi;
+
+#[derive(Object, Debug)]
+pub struct Status {
+    pub status: String,
+}
+
+#[derive(ApiResponse)]
+pub enum StatusOk {
+    #[oai(status = 200)]
+    Ok(Json<Status>),
+}
+error_responses!(HealthError { Forbidden = 403 });
+error_responses!(ReadyError { Forbidden = 403, Unavailable = 503 });
+
+#[OpenApi(tag = "ApiTags::Health")]
+impl HealthApi {
+    /// The process is up (no database involved).
+    #[oai(path = "/health", method = "get", operation_id = "health")]
+    async fn health(&self, req: &Request) -> Result<StatusOk, HealthError> {
+        authorize_public(req)?;
+        Ok(StatusOk::Ok(Json(Status { status: "ok".into() })))
+    }
+
+    /// The process can serve requests: the database answers.
+    #[oai(path = "/ready", method = "get", operation_id = "ready")]
+    async fn ready(
+        &self,
+        state: Data<&SharedState>, req: &Request) -> Result<StatusOk, ReadyError> {
+        authorize_public(req)?;
+        match sqlx::query("SELECT 1").execute(&state.db.app).await {
+            Ok(_) => Ok(StatusOk::Ok(Json(Status { status: "ready".into() }))),
+            Err(err) => {
+                tracing::warn!(error = %err, "database not reachable");
+                Err(ApiError::new(
+                    poem::http::StatusCode::SERVICE_UNAVAILABLE,
+                    "not_ready",
+                    "The database is not reachable.",
+                )
+                .into())
+            }
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! `brandops`: the server and its operator commands. Thin on purpose: it
+//! parses arguments and calls the library.
+
+use clap::{Parser, Subcommand};
+
+use brandops::accounts::{Email, NewAccount, NewPassword, PersonName, Role};
+use brandops::audit::Actor;
+use brandops::auth::password::Passwords;
+use brandops::config::Settings;
+use brandops::db::Db;
+use brandops::migrate::migrate_all;
+use brandops::startup::Application;
+use brandops::tenants::TenantKind;
+use brandops::tenants::provision::{TenantSpec, provision};
+use brandops::tenants::seed::seed_demo_if_empty;
+use brandops::{api, telemetry, tenants};
+
+#[derive(Parser)]
+#[command(name = "brandops", version, about = "brandops server and operator commands")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the app and API (migrates first).
+    Serve,
+    /// Apply platform and tenant migrations.
+    Migrate,
+    /// Migrate, then seed the demo tenants when the database has none.
+    Setup,
+    /// Print the OpenAPI contract (YAML) to stdout.
+    Openapi,
+    /// Manage tenants.
+    Tenant {
+        #[command(subcommand)]
+        command: TenantCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum TenantCommand {
+    /// Onboard a tenant with its first admin (password from ADMIN_PASSWORD).
+    Create {
+        #[arg(long)]
+        client_id: String,
+        #[arg(long)]
+        name: String,
+        #[arg(long, value_parser = ["brand", "client"])]
+        kind: String,
+        #[arg(long)]
+        user_limit: i32,
+        #[arg(long)]
+        admin_email: String,
+        #[arg(long)]
+        admin_name: String,
+        #[arg(long, env = "ADMIN_PASSWORD", hide_env_values = true)]
+        admin_password: String,
+        /// Comma-separated module keys (default: every brand module, or the
+        /// client tools for a client).
+        #[arg(long, value_delimiter = ',')]
+        modules: Option<Vec<String>>,
+    },
+    /// List tenants.
+    List,
+    /// Suspend a tenant: its users cannot sign in; their sessions end.
+    Suspend { client_id: String },
+    /// Reactivate a suspended tenant.
+    Reactivate { client_id: String },
+}
+
+#[tokio::main]
+async fn main() {
+    let cli = Cli::parse();
+    if let Err(err) = run(cli).await {
+        eprintln!("error: {err:#}");
+        std::process::exit(1);
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    if let Command::Openapi = cli.command {
+        print!("{}", api::spec_yaml());
+        return Ok(());
+    }
+    let settings = Settings::from_env()?;
+    telemetry::init(settings.log_json);
+    match cli.command {
+        Command::Openapi => unreachable!(),
+        Command::Serve => {
+            let app = Application::build(settings).await?;
+            tracing::info!(port = app.port(), "brandops is serving");
+            println!("brandops is running on http://{}:{}", app.state().settings.host, app.port());
+            app.run_until_stopped().await
+        }
+        Command::Migrate => {
+            let (owner, names) = Db::connect_owner(settings.database_url.expose()).await?;
+            migrate_all(&owner, &names).await?;
+            println!("migrations applied");
+            Ok(())
+        }
+        Command::Setup => {
+            let (owner, names) = Db::connect_owner(settings.database_url.expose()).await?;
+            migrate_all(&owner, &names).await?;
+            let password = std::env::var("DEMO_PASSWORD").unwrap_or_else(|_| "brandops-demo".into());
+            let seeded =
+                seed_demo_if_empty(&owner, &names, &settings.tenants_dir.join("demo"), &password)
+                    .await?;
+            if seeded.is_empty() {
+                println!("The database already holds tenants: demo data not seeded again.");
+            } else {
+                println!("Seeded the demo tenants. Sign in with (password: {password}):");
+                for s in &seeded {
+                    println!("  {:<26} {:<15} {}", s.email, s.role, s.client_id);
+                }
+            }
+            Ok(())
+        }
+        Command::Tenant { command } => tenant_command(settings, command).await,
+    }
+}
+
+async fn tenant_command(settings: Settings, command: TenantCommand) -> anyhow::Result<()> {
+    let (owner, names) = Db::connect_owner(settings.database_url.expose()).await?;
+    migrate_all(&owner, &names).await?;
+    let fail = |e: brandops::error::ApiError| anyhow::anyhow!(e.message);
+    match command {
+        TenantCommand::Create {
+            client_id,
+            name,
+            kind,
+            user_limit,
+            admin_email,
+            admin_name,
+            admin_password,
+            modules,
+        } => {
+            let kind = TenantKind::parse(&kind).expect("clap checked the kind");
+            let modules = modules.unwrap_or_else(|| match kind {
+                TenantKind::Brand => tenants::MODULES
+                    .iter()
+                    .map(|(k, _)| (*k).to_string())
+                    .filter(|k| k != "client_tools")
+                    .collect(),
+                TenantKind::Client => vec!["client_tools".into()],
+            });
+            let spec = TenantSpec::parse(&client_id, &name, kind, None, user_limit, modules)
+                .map_err(fail)?;
+            let password = NewPassword::parse(&admin_password).map_err(fail)?;
+            let admin = NewAccount {
+                email: Email::parse(&admin_email).map_err(fail)?,
+                name: PersonName::parse(&admin_name).map_err(fail)?,
+                role: Role::Admin,
+                password_hash: Passwords::new(1)?.hash(password.expose()).await?,
+            };
+            let t = provision(&owner, &names, &spec, &[admin], &Actor::cli())
+                .await
+                .map_err(fail)?;
+            println!("created tenant {} (schema {})", t.client_id, t.schema_name.as_str());
+        }
+        TenantCommand::List => {
+            for t in tenants::api::list_tenants(&owner).await? {
+                println!(
+                    "{:<16} {:<7} {:<16} {:>3}/{:<5} {}",
+                    t.client_id, t.kind, t.schema_name, t.user_count, t.user_limit, t.status
+                );
+            }
+        }
+        TenantCommand::Suspend { client_id } => {
+            suspend_cli(&settings, &client_id, true).await?;
+        }
+        TenantCommand::Reactivate { client_id } => {
+            suspend_cli(&settings, &client_id, false).await?;
+        }
+    }
+    Ok(())
+}
+
+async fn suspend_cli(settings: &Settings, client_id: &str, suspend: bool) -> anyhow::Result<()> {
+    let app = Application::build(Settings {
+        port: 0,
+        ..settings.clone()
+    })
+    .await?;
+    let t = tenants::api::set_suspended(&app.state(), client_id, suspend, &Actor::cli())
+        .await
+        .map_err(|e| anyhow::anyhow!(e.message))?;
+    println!("{} is now {}", t.client_id, t.status);
+    Ok(())
+}

@@ -1,0 +1,168 @@
+//! Forward-only migrations for the `platform` schema and for every tenant
+//! schema, run as the database owner.
+//!
+//! The SQL files are embedded at compile time (`sqlx::migrate!` reads them);
+//! applying them is ours, because a tenant's migrations must run inside the
+//! same transaction that creates the tenant (all or nothing), and their record
+//! lives in `platform.tenant_migrations`, outside the tenant schema.
+
+use sqlx::migrate::Migrator;
+use sqlx::{AssertSqlSafe, PgPool, Postgres, Transaction};
+use uuid::Uuid;
+
+use crate::db::DbNames;
+use crate::tenants::{TenantRef, all_tenant_refs};
+
+static PLATFORM: Migrator = sqlx::migrate!("../migrations/platform");
+pub static TENANT: Migrator = sqlx::migrate!("../migrations/tenant");
+
+/// Serialises migration runs of concurrent processes (any constant will do).
+const MIGRATION_LOCK: i64 = 0x6272_616e_646f_7073;
+
+const BOOTSTRAP: &str = "
+CREATE SCHEMA IF NOT EXISTS platform;
+CREATE TABLE IF NOT EXISTS platform.schema_migrations (
+    version     bigint PRIMARY KEY,
+    description text NOT NULL,
+    checksum    bytea NOT NULL,
+    applied_at  timestamptz NOT NULL DEFAULT now()
+);
+";
+
+/// Applies pending platform migrations, makes sure the runtime role exists with
+/// its grants, then brings every tenant schema up to date.
+pub async fn migrate_all(owner: &PgPool, names: &DbNames) -> anyhow::Result<()> {
+    let mut tx = owner.begin().await?;
+    sqlx::query("SELECT pg_advisory_xact_lock($1)")
+        .bind(MIGRATION_LOCK)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::raw_sql(BOOTSTRAP).execute(&mut *tx).await?;
+    for m in PLATFORM.iter() {
+        let applied: Option<Vec<u8>> =
+            sqlx::query_scalar("SELECT checksum FROM platform.schema_migrations WHERE version = $1")
+                .bind(m.version)
+                .fetch_optional(&mut *tx)
+                .await?;
+        match applied {
+            Some(sum) if sum == *m.checksum => continue,
+            Some(_) => anyhow::bail!(
+                "platform migration {} ({}) was changed after it was applied; migrations are forward-only: add a new one",
+                m.version,
+                m.description
+            ),
+            None => {}
+        }
+        sqlx::raw_sql(AssertSqlSafe(m.sql.as_str().to_string()))
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| anyhow::anyhow!("platform migration {} failed: {e}", m.version))?;
+        sqlx::query(
+            "INSERT INTO platform.schema_migrations (version, description, checksum) VALUES ($1, $2, $3)",
+        )
+        .bind(m.version)
+        .bind(&*m.description)
+        .bind(&*m.checksum)
+        .execute(&mut *tx)
+        .await?;
+        tracing::info!(version = m.version, description = %m.description, "applied platform migration");
+    }
+    grant_runtime_role(&mut tx, names).await?;
+    for tenant in all_tenant_refs(&mut *tx).await? {
+        migrate_tenant(&mut tx, &tenant).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The runtime role: NOINHERIT, so it reaches a tenant schema only after an
+/// explicit `SET LOCAL ROLE`; DML on the platform tables, nothing else.
+async fn grant_runtime_role(
+    tx: &mut Transaction<'static, Postgres>,
+    names: &DbNames,
+) -> anyhow::Result<()> {
+    let role = &names.runtime_role;
+    let exists: bool =
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)")
+            .bind(role)
+            .fetch_one(&mut **tx)
+            .await?;
+    if !exists {
+        sqlx::raw_sql(AssertSqlSafe(format!("CREATE ROLE \"{role}\" NOLOGIN NOINHERIT")))
+            .execute(&mut **tx)
+            .await?;
+    }
+    sqlx::raw_sql(AssertSqlSafe(format!(
+        "GRANT \"{role}\" TO CURRENT_USER;
+         GRANT USAGE ON SCHEMA platform TO \"{role}\";
+         GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA platform TO \"{role}\";
+         GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA platform TO \"{role}\";
+         REVOKE ALL ON platform.schema_migrations, platform.tenant_migrations FROM \"{role}\";
+         GRANT SELECT ON platform.schema_migrations, platform.tenant_migrations TO \"{role}\";"
+    )))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Applies the tenant migrations this tenant lacks, inside `tx` (owner role).
+pub async fn migrate_tenant(
+    tx: &mut Transaction<'static, Postgres>,
+    tenant: &TenantRef,
+) -> anyhow::Result<()> {
+    sqlx::query("SELECT set_config('search_path', $1, true)")
+        .bind(tenant.schema_name.as_str())
+        .execute(&mut **tx)
+        .await?;
+    for m in TENANT.iter() {
+        let applied: Option<Vec<u8>> = sqlx::query_scalar(
+            "SELECT checksum FROM platform.tenant_migrations WHERE tenant_id = $1 AND version = $2",
+        )
+        .bind(tenant.id)
+        .bind(m.version)
+        .fetch_optional(&mut **tx)
+        .await?;
+        match applied {
+            Some(sum) if sum == *m.checksum => continue,
+            Some(_) => anyhow::bail!(
+                "tenant migration {} was changed after it was applied to {}",
+                m.version,
+                tenant.client_id
+            ),
+            None => {}
+        }
+        sqlx::raw_sql(AssertSqlSafe(m.sql.as_str().to_string()))
+            .execute(&mut **tx)
+            .await
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "tenant migration {} failed for {}: {e}",
+                    m.version,
+                    tenant.client_id
+                )
+            })?;
+        record_tenant_migration(tx, tenant.id, m.version, &m.checksum).await?;
+        tracing::info!(version = m.version, tenant = %tenant.client_id, "applied tenant migration");
+    }
+    sqlx::query(r#"SELECT set_config('search_path', '"$user", public', true)"#)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+async fn record_tenant_migration(
+    tx: &mut Transaction<'static, Postgres>,
+    tenant_id: Uuid,
+    version: i64,
+    checksum: &[u8],
+) -> anyhow::Result<()> {
+    sqlx::query(
+        "INSERT INTO platform.tenant_migrations (tenant_id, version, checksum) VALUES ($1, $2, $3)",
+    )
+    .bind(tenant_id)
+    .bind(version)
+    .bind(checksum)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,158 @@
+//! Builds the application: pools, policy, routes; binds the listener.
+//! Tests start it on port 0 exactly as `main` does.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use poem::endpoint::StaticFilesEndpoint;
+use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
+use poem::middleware::{CookieJarManager, SetHeader};
+use poem::web::cookie::CookieKey;
+use poem::{EndpointExt, IntoEndpoint, Route, Server};
+
+use crate::access::Access;
+use crate::api;
+use crate::auth::guard::Guard;
+use crate::auth::password::Passwords;
+use crate::config::Settings;
+use crate::db::Db;
+use crate::migrate::migrate_all;
+use crate::state::{AppState, SharedState};
+
+pub struct Application {
+    acceptor: TcpAcceptor,
+    port: u16,
+    state: SharedState,
+}
+
+fn cookie_key(settings: &Settings) -> anyhow::Result<CookieKey> {
+    match &settings.cookie_secret {
+        Some(secret) if secret.expose().len() >= 32 => {
+            Ok(CookieKey::derive_from(secret.expose().as_bytes()))
+        }
+        Some(_) => anyhow::bail!("COOKIE_SECRET must be at least 32 characters"),
+        None => {
+            tracing::warn!(
+                "COOKIE_SECRET is not set: using a random key, so sessions end when the server restarts"
+            );
+            Ok(CookieKey::generate())
+        }
+    }
+}
+
+impl Application {
+    /// Migrates (idempotent), connects, loads the policy and binds the port.
+    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        let (owner, names) = Db::connect_owner(settings.database_url.expose()).await?;
+        migrate_all(&owner, &names).await?;
+        owner.close().await;
+        let db = Db::connect(settings.database_url.expose(), settings.db_max_connections).await?;
+        let access = Access::load(&settings.tenants_dir.join("access")).await?;
+        let passwords = Passwords::new(settings.password_hash_concurrency)?;
+        let state = Arc::new(AppState {
+            cookie_key: cookie_key(&settings)?,
+            settings,
+            db,
+            access,
+            passwords,
+        });
+        let addr = format!("{}:{}", state.settings.host, state.settings.port);
+        let acceptor = TcpListener::bind(addr.clone())
+            .into_acceptor()
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+        let port = acceptor
+            .local_addr()
+            .first()
+            .and_then(|a| a.as_socket_addr().map(|s| s.port()))
+            .unwrap_or(state.settings.port);
+        Ok(Self {
+            acceptor,
+            port,
+            state,
+        })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    pub fn state(&self) -> SharedState {
+        self.state.clone()
+    }
+
+    /// Serves until SIGTERM or Ctrl-C, then lets in-flight requests finish.
+    pub async fn run_until_stopped(self) -> anyhow::Result<()> {
+        let app = routes(self.state.clone());
+        Server::new_with_acceptor(self.acceptor)
+            .run_with_graceful_shutdown(app, shutdown_signal(), Some(Duration::from_secs(20)))
+            .await?;
+        self.state.db.app.close().await;
+        self.state.db.owner.close().await;
+        Ok(())
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        if let Ok(mut s) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+    tracing::info!("shutting down: finishing in-flight requests");
+}
+
+/// All routes in one place: the API (behind the guard), its docs, and the web
+/// app with its client-side routes falling back to index.html.
+pub fn routes(state: SharedState) -> impl poem::Endpoint {
+    let service = api::service();
+    let docs = service.swagger_ui();
+    let spec = service.spec_endpoint_yaml();
+    let frontend = state.settings.frontend_dir.clone();
+    let mut route = Route::new()
+        .nest("/api/docs", docs)
+        .at("/api/openapi.yaml", spec)
+        .nest("/api", service.with(Guard::new(state.clone())));
+    route = if frontend.join("index.html").is_file() {
+        route.nest(
+            "/",
+            StaticFilesEndpoint::new(frontend)
+                .index_file("index.html")
+                .fallback_to_index(),
+        )
+    } else {
+        tracing::warn!(dir = %frontend.display(), "web app not built; serving the API only");
+        route.at(
+            "/",
+            poem::endpoint::make_sync(|_| {
+                poem::web::Html(
+                    "<!doctype html><title>brandops</title><p>The web app is not built. \
+                     Run <code>make run</code>, which builds it; the API is at \
+                     <a href=\"/api/docs\">/api/docs</a>.</p>",
+                )
+            }),
+        )
+    };
+    route
+        .with(
+            SetHeader::new()
+                .overriding("x-content-type-options", "nosniff")
+                .overriding("referrer-policy", "same-origin")
+                .overriding("x-frame-options", "DENY"),
+        )
+        .with(CookieJarManager::new())
+        .data(state)
+        .into_endpoint()
+}
