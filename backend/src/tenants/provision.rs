@@ -128,6 +128,18 @@ pub async fn provision_in(
     let role = Ident::parse(&names.tenant_role(spec.schema.as_str()))
         .ok_or_else(|| ApiError::invalid_input("The schema name is too long."))?;
     let id = Uuid::new_v4();
+    let taken: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM platform.tenants WHERE lower(client_id) = lower($1))",
+    )
+    .bind(&spec.client_id)
+    .fetch_one(&mut **tx)
+    .await?;
+    if taken {
+        return Err(ApiError::conflict(format!(
+            "A tenant with clientId '{}' already exists.",
+            spec.client_id
+        )));
+    }
 
     sqlx::query(
         "INSERT INTO platform.tenants (id, client_id, name, kind, schema_name, role_name, user_limit, modules)
