@@ -9,9 +9,9 @@
 use std::path::Path;
 
 use anyhow::Context;
+use casbin::function_map::OperatorFunction;
 use casbin::prelude::*;
 use casbin::rhai::Dynamic;
-use casbin::function_map::OperatorFunction;
 
 /// The role of a request that carries no session.
 pub const ANONYMOUS: &str = "anonymous";
@@ -41,9 +41,7 @@ fn normalize(path: &str) -> String {
 /// compared case-insensitively and ignoring a trailing slash. The policy path
 /// `/` matches only `/`. Paths with `.` or `..` segments never match.
 pub fn path_under(request: &str, policy: &str) -> bool {
-    if !request.starts_with('/')
-        || request.split('/').any(|seg| seg == "." || seg == "..")
-    {
+    if !request.starts_with('/') || request.split('/').any(|seg| seg == "." || seg == "..") {
         return false;
     }
     let (r, p) = (normalize(request), normalize(policy));
@@ -182,9 +180,39 @@ mod tests {
         let a = policy().await;
         let brand = "brand:acme";
         let spec: [(&str, &[&str]); 3] = [
-            ("admin", &["/", "/ui/table", "/products", "/printer", "/pharmagen/batchupdate", "/profile", "/settings"]),
-            ("manager", &["/", "/ui/table", "/products", "/pharmagen/batchupdate", "/profile", "/settings"]),
-            ("worker", &["/", "/ui/table", "/products", "/profile", "/products/Add_product"]),
+            (
+                "admin",
+                &[
+                    "/",
+                    "/ui/table",
+                    "/products",
+                    "/printer",
+                    "/pharmagen/batchupdate",
+                    "/profile",
+                    "/settings",
+                ],
+            ),
+            (
+                "manager",
+                &[
+                    "/",
+                    "/ui/table",
+                    "/products",
+                    "/pharmagen/batchupdate",
+                    "/profile",
+                    "/settings",
+                ],
+            ),
+            (
+                "worker",
+                &[
+                    "/",
+                    "/ui/table",
+                    "/products",
+                    "/profile",
+                    "/products/Add_product",
+                ],
+            ),
         ];
         for (role, paths) in spec {
             for p in paths {
@@ -223,6 +251,10 @@ mod tests {
         assert!(employee_a.contains(&"/clientA".to_string()));
         assert!(!employee_a.contains(&"/clientB".to_string()));
         // API rows are not page routes
-        assert!(a.allowed_paths("admin", "brand:acme").iter().all(|p| !p.starts_with("/api")));
+        assert!(
+            a.allowed_paths("admin", "brand:acme")
+                .iter()
+                .all(|p| !p.starts_with("/api"))
+        );
     }
 }

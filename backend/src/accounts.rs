@@ -190,7 +190,9 @@ mod tests {
         for ok in ["a@b.co", "First.Last@Example.com", " x@y.z "] {
             assert!(Email::parse(ok).is_ok(), "{ok}");
         }
-        for bad in ["", "a", "a@b", "a@@b.c", "a b@c.d", "@b.c", "a@.c", "a@b.", "a@b@c.d"] {
+        for bad in [
+            "", "a", "a@b", "a@@b.c", "a b@c.d", "@b.c", "a@.c", "a@b.", "a@b@c.d",
+        ] {
             assert!(Email::parse(bad).is_err(), "{bad}");
         }
         assert_eq!(Email::parse("A@B.CO").unwrap().as_str(), "a@b.co");

@@ -27,11 +27,25 @@ pub enum ApiTags {
     Platform,
 }
 
-pub type Apis = (HealthApi, AuthApi, UsersApi, MeApi, OrganisationApi, PlatformApi);
+pub type Apis = (
+    HealthApi,
+    AuthApi,
+    UsersApi,
+    MeApi,
+    OrganisationApi,
+    PlatformApi,
+);
 
 pub fn service() -> OpenApiService<Apis, ()> {
     OpenApiService::new(
-        (HealthApi, AuthApi, UsersApi, MeApi, OrganisationApi, PlatformApi),
+        (
+            HealthApi,
+            AuthApi,
+            UsersApi,
+            MeApi,
+            OrganisationApi,
+            PlatformApi,
+        ),
         "brandops API",
         env!("CARGO_PKG_VERSION"),
     )

@@ -84,9 +84,13 @@ impl Settings {
             frontend_dir: env("FRONTEND_DIR")
                 .unwrap_or_else(|| "frontend/dist".into())
                 .into(),
-            tenants_dir: env("TENANTS_DIR").unwrap_or_else(|| "tenants".into()).into(),
+            tenants_dir: env("TENANTS_DIR")
+                .unwrap_or_else(|| "tenants".into())
+                .into(),
             db_max_connections: env_parse("DB_MAX_CONNECTIONS", 20)?,
-            session_idle_timeout: Duration::from_secs(env_parse("SESSION_IDLE_MINUTES", 720u64)? * 60),
+            session_idle_timeout: Duration::from_secs(
+                env_parse("SESSION_IDLE_MINUTES", 720u64)? * 60,
+            ),
             session_absolute_timeout: Duration::from_secs(
                 env_parse("SESSION_MAX_HOURS", 168u64)? * 3600,
             ),

@@ -33,17 +33,23 @@ impl HealthApi {
     #[oai(path = "/health", method = "get", operation_id = "health")]
     async fn health(&self, req: &Request) -> Result<StatusOk, HealthError> {
         authorize_public(req)?;
-        Ok(StatusOk::Ok(Json(Status { status: "ok".into() })))
+        Ok(StatusOk::Ok(Json(Status {
+            status: "ok".into(),
+        })))
     }
 
     /// The process can serve requests: the database answers.
     #[oai(path = "/ready", method = "get", operation_id = "ready")]
     async fn ready(
         &self,
-        state: Data<&SharedState>, req: &Request) -> Result<StatusOk, ReadyError> {
+        state: Data<&SharedState>,
+        req: &Request,
+    ) -> Result<StatusOk, ReadyError> {
         authorize_public(req)?;
         match sqlx::query("SELECT 1").execute(&state.db.app).await {
-            Ok(_) => Ok(StatusOk::Ok(Json(Status { status: "ready".into() }))),
+            Ok(_) => Ok(StatusOk::Ok(Json(Status {
+                status: "ready".into(),
+            }))),
             Err(err) => {
                 tracing::warn!(error = %err, "database not reachable");
                 Err(ApiError::new(

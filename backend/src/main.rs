@@ -16,7 +16,11 @@ use brandops::tenants::seed::seed_demo_if_empty;
 use brandops::{api, telemetry, tenants};
 
 #[derive(Parser)]
-#[command(name = "brandops", version, about = "brandops server and operator commands")]
+#[command(
+    name = "brandops",
+    version,
+    about = "brandops server and operator commands"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -91,7 +95,11 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve => {
             let app = Application::build(settings).await?;
             tracing::info!(port = app.port(), "brandops is serving");
-            println!("brandops is running on http://{}:{}", app.state().settings.host, app.port());
+            println!(
+                "brandops is running on http://{}:{}",
+                app.state().settings.host,
+                app.port()
+            );
             app.run_until_stopped().await
         }
         Command::Migrate => {
@@ -103,10 +111,15 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Setup => {
             let (owner, names) = Db::connect_owner(settings.database_url.expose()).await?;
             migrate_all(&owner, &names).await?;
-            let password = std::env::var("DEMO_PASSWORD").unwrap_or_else(|_| "brandops-demo".into());
-            let seeded =
-                seed_demo_if_empty(&owner, &names, &settings.tenants_dir.join("demo"), &password)
-                    .await?;
+            let password =
+                std::env::var("DEMO_PASSWORD").unwrap_or_else(|_| "brandops-demo".into());
+            let seeded = seed_demo_if_empty(
+                &owner,
+                &names,
+                &settings.tenants_dir.join("demo"),
+                &password,
+            )
+            .await?;
             if seeded.is_empty() {
                 println!("The database already holds tenants: demo data not seeded again.");
             } else {
@@ -157,7 +170,11 @@ async fn tenant_command(settings: Settings, command: TenantCommand) -> anyhow::R
             let t = provision(&owner, &names, &spec, &[admin], &Actor::cli())
                 .await
                 .map_err(fail)?;
-            println!("created tenant {} (schema {})", t.client_id, t.schema_name.as_str());
+            println!(
+                "created tenant {} (schema {})",
+                t.client_id,
+                t.schema_name.as_str()
+            );
         }
         TenantCommand::List => {
             for t in tenants::api::list_tenants(&owner).await? {

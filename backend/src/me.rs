@@ -2,8 +2,8 @@
 
 use chrono::{DateTime, Utc};
 use poem::Request;
-use poem::web::Data;
 use poem::http::StatusCode;
+use poem::web::Data;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 use uuid::Uuid;
@@ -11,8 +11,8 @@ use uuid::Uuid;
 use crate::accounts::{NewPassword, Role};
 use crate::api::ApiTags;
 use crate::audit;
-use crate::auth::guard::context;
 use crate::auth::SessionAuth;
+use crate::auth::guard::context;
 use crate::error::ApiError;
 use crate::error_responses;
 use crate::state::SharedState;
@@ -112,7 +112,9 @@ impl MeApi {
     #[oai(path = "/me", method = "get", operation_id = "getProfile")]
     async fn profile(
         &self,
-        state: Data<&SharedState>, auth: SessionAuth) -> Result<ProfileOk, ProfileError> {
+        state: Data<&SharedState>,
+        auth: SessionAuth,
+    ) -> Result<ProfileOk, ProfileError> {
         let s = &auth.0;
         let (created_at, organisation_name): (DateTime<Utc>, Option<String>) = sqlx::query_as(
             "SELECT a.created_at, t.name FROM platform.accounts a
@@ -134,7 +136,11 @@ impl MeApi {
 
     /// Change one's own password, proving the current one. Other sessions of
     /// the account end; this one stays.
-    #[oai(path = "/me/password", method = "put", operation_id = "changeOwnPassword")]
+    #[oai(
+        path = "/me/password",
+        method = "put",
+        operation_id = "changeOwnPassword"
+    )]
     async fn change_password(
         &self,
         state: Data<&SharedState>,
@@ -149,7 +155,8 @@ impl MeApi {
                 .bind(s.account_id)
                 .fetch_one(&state.db.app)
                 .await?;
-        if !state.passwords
+        if !state
+            .passwords
             .verify(&body.current_password, Some(&stored))
             .await?
         {
@@ -187,10 +194,16 @@ impl MeApi {
 
     /// The signed-in user's preferences (defaults until saved; platform
     /// admins always get the defaults).
-    #[oai(path = "/me/preferences", method = "get", operation_id = "getPreferences")]
+    #[oai(
+        path = "/me/preferences",
+        method = "get",
+        operation_id = "getPreferences"
+    )]
     async fn preferences(
         &self,
-        state: Data<&SharedState>, auth: SessionAuth) -> Result<PreferencesOk, PreferencesError> {
+        state: Data<&SharedState>,
+        auth: SessionAuth,
+    ) -> Result<PreferencesOk, PreferencesError> {
         let Some(tenant) = &auth.0.tenant else {
             return Ok(PreferencesOk::Ok(Json(Preferences::default())));
         };
@@ -202,16 +215,21 @@ impl MeApi {
         .fetch_optional(&mut *tx)
         .await?;
         tx.commit().await?;
-        Ok(PreferencesOk::Ok(Json(row.map_or_else(Preferences::default, |(t, l)| {
-            Preferences {
+        Ok(PreferencesOk::Ok(Json(row.map_or_else(
+            Preferences::default,
+            |(t, l)| Preferences {
                 theme: Theme::parse(&t),
                 landing_page: l,
-            }
-        }))))
+            },
+        ))))
     }
 
     /// Save the signed-in user's preferences.
-    #[oai(path = "/me/preferences", method = "put", operation_id = "savePreferences")]
+    #[oai(
+        path = "/me/preferences",
+        method = "put",
+        operation_id = "savePreferences"
+    )]
     async fn save_preferences(
         &self,
         state: Data<&SharedState>,

@@ -39,11 +39,12 @@ pub async fn migrate_all(owner: &PgPool, names: &DbNames) -> anyhow::Result<()> 
         .await?;
     sqlx::raw_sql(BOOTSTRAP).execute(&mut *tx).await?;
     for m in PLATFORM.iter() {
-        let applied: Option<Vec<u8>> =
-            sqlx::query_scalar("SELECT checksum FROM platform.schema_migrations WHERE version = $1")
-                .bind(m.version)
-                .fetch_optional(&mut *tx)
-                .await?;
+        let applied: Option<Vec<u8>> = sqlx::query_scalar(
+            "SELECT checksum FROM platform.schema_migrations WHERE version = $1",
+        )
+        .bind(m.version)
+        .fetch_optional(&mut *tx)
+        .await?;
         match applied {
             Some(sum) if sum == *m.checksum => continue,
             Some(_) => anyhow::bail!(
@@ -88,9 +89,11 @@ async fn grant_runtime_role(
             .fetch_one(&mut **tx)
             .await?;
     if !exists {
-        sqlx::raw_sql(AssertSqlSafe(format!("CREATE ROLE \"{role}\" NOLOGIN NOINHERIT")))
-            .execute(&mut **tx)
-            .await?;
+        sqlx::raw_sql(AssertSqlSafe(format!(
+            "CREATE ROLE \"{role}\" NOLOGIN NOINHERIT"
+        )))
+        .execute(&mut **tx)
+        .await?;
     }
     sqlx::raw_sql(AssertSqlSafe(format!(
         "GRANT \"{role}\" TO CURRENT_USER;

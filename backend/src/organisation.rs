@@ -107,15 +107,25 @@ impl OrganisationApi {
 #[OpenApi(tag = "ApiTags::Organisation")]
 impl OrganisationApi {
     /// The caller's organisation: name, kind, limits, usage and modules.
-    #[oai(path = "/organisation", method = "get", operation_id = "getOrganisation")]
+    #[oai(
+        path = "/organisation",
+        method = "get",
+        operation_id = "getOrganisation"
+    )]
     async fn get(
         &self,
-        state: Data<&SharedState>, auth: SessionAuth) -> Result<OrganisationOk, OrganisationError> {
+        state: Data<&SharedState>,
+        auth: SessionAuth,
+    ) -> Result<OrganisationOk, OrganisationError> {
         Ok(OrganisationOk::Ok(Json(Self::load(&state, &auth).await?)))
     }
 
     /// Rename the organisation (organisation admins).
-    #[oai(path = "/organisation", method = "put", operation_id = "updateOrganisation")]
+    #[oai(
+        path = "/organisation",
+        method = "put",
+        operation_id = "updateOrganisation"
+    )]
     async fn update(
         &self,
         state: Data<&SharedState>,
@@ -141,11 +151,13 @@ impl OrganisationApi {
         )
         .await?;
         let mut tx = state.db.begin_tenant(tenant).await?;
-        sqlx::query("UPDATE org_settings SET display_name = $1, updated_at = now(), updated_by = $2")
-            .bind(name)
-            .bind(auth.0.account_id)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(
+            "UPDATE org_settings SET display_name = $1, updated_at = now(), updated_by = $2",
+        )
+        .bind(name)
+        .bind(auth.0.account_id)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok(OrganisationOk::Ok(Json(Self::load(&state, &auth).await?)))
     }

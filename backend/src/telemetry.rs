@@ -10,7 +10,11 @@ pub fn init(json: bool) {
     let builder = tracing_subscriber::fmt().with_env_filter(filter);
     // A second init (tests start several apps in one process) is harmless.
     let _ = if json {
-        builder.json().flatten_event(true).with_current_span(true).try_init()
+        builder
+            .json()
+            .flatten_event(true)
+            .with_current_span(true)
+            .try_init()
     } else {
         builder.try_init()
     };

@@ -65,16 +65,24 @@ async fn unknown_email_and_wrong_password_get_the_same_answer() {
     let app = spawn_app().await;
     let c = app.client();
     let unknown = c
-        .post("/api/auth/login", json!({"email": "nobody@acme.test", "password": "whatever1"}))
+        .post(
+            "/api/auth/login",
+            json!({"email": "nobody@acme.test", "password": "whatever1"}),
+        )
         .await;
     let wrong = c
-        .post("/api/auth/login", json!({"email": "admin@acme.test", "password": "whatever1"}))
+        .post(
+            "/api/auth/login",
+            json!({"email": "admin@acme.test", "password": "whatever1"}),
+        )
         .await;
     assert_eq!(unknown.0, StatusCode::UNAUTHORIZED);
     assert_eq!(unknown, wrong);
     assert_eq!(wrong.1["code"], "invalid_credentials");
     assert_eq!(wrong.1["error"], "Invalid email or password.");
-    let (status, body) = c.post("/api/auth/login", json!({"email": "", "password": ""})).await;
+    let (status, body) = c
+        .post("/api/auth/login", json!({"email": "", "password": ""}))
+        .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(body["code"], "invalid_input");
 }
@@ -93,10 +101,22 @@ async fn session_answers_user_csrf_and_allowed_paths_from_the_policy() {
     assert_eq!(body["user"]["role"], "worker");
     assert_eq!(body["csrfToken"], worker.csrf.clone().unwrap());
     let paths: Vec<String> = serde_json::from_value(body["allowedPaths"].clone()).unwrap();
-    for p in ["/", "/ui/table", "/products", "/profile", "/products/Add_product"] {
+    for p in [
+        "/",
+        "/ui/table",
+        "/products",
+        "/profile",
+        "/products/Add_product",
+    ] {
         assert!(paths.contains(&p.to_string()), "{p} in {paths:?}");
     }
-    for p in ["/manage_org", "/printer", "/settings", "/clientA", "/admin/dashboard"] {
+    for p in [
+        "/manage_org",
+        "/printer",
+        "/settings",
+        "/clientA",
+        "/admin/dashboard",
+    ] {
         assert!(!paths.contains(&p.to_string()), "{p} not in {paths:?}");
     }
     let employee = app.login("employee@clienta.test").await;
@@ -108,7 +128,12 @@ async fn session_answers_user_csrf_and_allowed_paths_from_the_policy() {
     let platform = app.login("platform@brandops.test").await;
     let (_, body) = platform.get("/api/auth/session").await;
     assert!(body["user"]["clientId"].is_null());
-    assert!(body["allowedPaths"].as_array().unwrap().contains(&json!("/admin/dashboard")));
+    assert!(
+        body["allowedPaths"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("/admin/dashboard"))
+    );
 }
 
 #[tokio::test]
@@ -122,7 +147,13 @@ async fn logout_deletes_the_session_and_the_old_cookie_stops_working() {
         .send()
         .await
         .unwrap();
-    let raw_cookie = login.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string();
+    let raw_cookie = login.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
     let body: serde_json::Value = login.json().await.unwrap();
     let csrf = body["csrfToken"].as_str().unwrap().to_string();
     let replay = |path: &str| {
@@ -130,7 +161,10 @@ async fn logout_deletes_the_session_and_the_old_cookie_stops_working() {
             .get(format!("{}{}", app.base, path))
             .header("cookie", raw_cookie.clone())
     };
-    assert_eq!(replay("/api/auth/session").send().await.unwrap().status(), StatusCode::OK);
+    assert_eq!(
+        replay("/api/auth/session").send().await.unwrap().status(),
+        StatusCode::OK
+    );
     let out = reqwest::Client::new()
         .post(format!("{}/api/auth/logout", app.base))
         .header("cookie", raw_cookie.clone())
@@ -163,19 +197,32 @@ async fn unsafe_methods_need_the_csrf_token() {
     assert_eq!(err["code"], "csrf");
     c.csrf = Some("0".repeat(64));
     let (status, err) = c.post("/api/client-auth", body.clone()).await;
-    assert_eq!((status, err["code"].as_str()), (StatusCode::FORBIDDEN, Some("csrf")));
-    let (status, _) = c.send(reqwest::Method::PUT, "/api/me/preferences", Some(json!({"theme": "dark", "landingPage": "/"}))).await;
+    assert_eq!(
+        (status, err["code"].as_str()),
+        (StatusCode::FORBIDDEN, Some("csrf"))
+    );
+    let (status, _) = c
+        .send(
+            reqwest::Method::PUT,
+            "/api/me/preferences",
+            Some(json!({"theme": "dark", "landingPage": "/"})),
+        )
+        .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     let (status, _) = c.post("/api/auth/logout", json!({})).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     // Nothing was created by the refused calls.
-    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM platform.accounts WHERE email = 'csrf@acme.test'")
-        .fetch_one(&app.owner)
-        .await
-        .unwrap();
+    let n: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM platform.accounts WHERE email = 'csrf@acme.test'")
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
     assert_eq!(n, 0);
     c.csrf = Some(good);
-    assert_eq!(c.post("/api/client-auth", body).await.0, StatusCode::CREATED);
+    assert_eq!(
+        c.post("/api/client-auth", body).await.0,
+        StatusCode::CREATED
+    );
 }
 
 #[tokio::test]
@@ -221,13 +268,19 @@ async fn failed_sign_ins_are_throttled_per_account() {
     let c = app.client();
     for _ in 0..5 {
         let (status, _) = c
-            .post("/api/auth/login", json!({"email": "manager@acme.test", "password": "wrong-pass"}))
+            .post(
+                "/api/auth/login",
+                json!({"email": "manager@acme.test", "password": "wrong-pass"}),
+            )
             .await;
         assert_eq!(status, StatusCode::UNAUTHORIZED);
     }
     // Locked for a while: even the right password waits.
     let (status, body) = c
-        .post("/api/auth/login", json!({"email": "manager@acme.test", "password": DEMO_PASSWORD}))
+        .post(
+            "/api/auth/login",
+            json!({"email": "manager@acme.test", "password": DEMO_PASSWORD}),
+        )
         .await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
     assert_eq!(body["code"], "too_many_attempts");
@@ -245,7 +298,10 @@ async fn failed_sign_ins_are_throttled_per_account() {
     .fetch_one(&app.owner)
     .await
     .unwrap();
-    assert_eq!(left, 0, "a successful sign-in clears the account's failures");
+    assert_eq!(
+        left, 0,
+        "a successful sign-in clears the account's failures"
+    );
 }
 
 #[tokio::test]
@@ -260,13 +316,19 @@ async fn failed_sign_ins_are_throttled_per_address() {
     };
     // Many different (unknown) accounts from one address.
     for i in 0..30 {
-        let resp = attempt(format!("guess{i}@acme.test"), "203.0.113.7", "nope-nope").await.unwrap();
+        let resp = attempt(format!("guess{i}@acme.test"), "203.0.113.7", "nope-nope")
+            .await
+            .unwrap();
         assert_eq!(resp.status(), StatusCode::UNAUTHORIZED);
     }
-    let resp = attempt("admin@acme.test".into(), "203.0.113.7", DEMO_PASSWORD).await.unwrap();
+    let resp = attempt("admin@acme.test".into(), "203.0.113.7", DEMO_PASSWORD)
+        .await
+        .unwrap();
     assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
     // Another address is fine.
-    let resp = attempt("admin@acme.test".into(), "198.51.100.2", DEMO_PASSWORD).await.unwrap();
+    let resp = attempt("admin@acme.test".into(), "198.51.100.2", DEMO_PASSWORD)
+        .await
+        .unwrap();
     assert_eq!(resp.status(), StatusCode::OK);
 }
 

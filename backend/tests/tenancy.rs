@@ -53,7 +53,10 @@ async fn postgres_refuses_a_query_naming_another_tenants_schema() {
         "SELECT * FROM platform.sessions",
     ] {
         let mut tx = db.begin_tenant(&acme).await.unwrap();
-        let err = sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&mut *tx).await.unwrap_err();
+        let err = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&mut *tx)
+            .await
+            .unwrap_err();
         assert_eq!(sqlstate(&err).as_deref(), Some("42501"), "{sql}: {err}");
     }
 
@@ -78,25 +81,41 @@ async fn postgres_refuses_a_query_naming_another_tenants_schema() {
 #[tokio::test]
 async fn canary_rows_never_cross_tenants_on_a_single_pooled_connection() {
     let app = spawn_app_with(|s| s.db_max_connections = 1).await;
-    for (schema, canary) in [("brand_acme", "canary-acme"), ("brand_globex", "canary-globex")] {
-        sqlx::query(sqlx::AssertSqlSafe(format!("UPDATE {schema}.org_settings SET display_name = $1")))
-            .bind(canary)
-            .execute(&app.owner)
-            .await
-            .unwrap();
+    for (schema, canary) in [
+        ("brand_acme", "canary-acme"),
+        ("brand_globex", "canary-globex"),
+    ] {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE {schema}.org_settings SET display_name = $1"
+        )))
+        .bind(canary)
+        .execute(&app.owner)
+        .await
+        .unwrap();
     }
     let acme = app.login("admin@acme.test").await;
     let globex = app.login("admin@globex.test").await;
     for round in 0..20 {
-        for (c, canary, theme) in [(&acme, "canary-acme", "dark"), (&globex, "canary-globex", "light")] {
+        for (c, canary, theme) in [
+            (&acme, "canary-acme", "dark"),
+            (&globex, "canary-globex", "light"),
+        ] {
             let (status, org) = c.get("/api/organisation").await;
             assert_eq!(status, StatusCode::OK);
             assert_eq!(org["name"], canary, "round {round}");
             let landing = format!("/products/{round}");
-            let (status, _) = c.put("/api/me/preferences", json!({"theme": theme, "landingPage": landing})).await;
+            let (status, _) = c
+                .put(
+                    "/api/me/preferences",
+                    json!({"theme": theme, "landingPage": landing}),
+                )
+                .await;
             assert_eq!(status, StatusCode::OK);
             let (_, prefs) = c.get("/api/me/preferences").await;
-            assert_eq!((prefs["theme"].as_str(), prefs["landingPage"].as_str()), (Some(theme), Some(landing.as_str())));
+            assert_eq!(
+                (prefs["theme"].as_str(), prefs["landingPage"].as_str()),
+                (Some(theme), Some(landing.as_str()))
+            );
         }
     }
     // Each schema holds only its own tenant's rows.
@@ -110,10 +129,12 @@ async fn canary_rows_never_cross_tenants_on_a_single_pooled_connection() {
         .await
         .unwrap();
         assert_eq!(foreign, 0, "{schema}");
-        let own: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM {schema}.user_preferences")))
-            .fetch_one(&app.owner)
-            .await
-            .unwrap();
+        let own: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "SELECT count(*) FROM {schema}.user_preferences"
+        )))
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
         assert_eq!(own, 1, "{schema}");
     }
 }
@@ -131,11 +152,21 @@ async fn every_tenant_schema_has_the_same_columns() {
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
-    let schemas: Vec<String> = sqlx::query_scalar("SELECT schema_name FROM platform.tenants ORDER BY schema_name")
-        .fetch_all(&app.owner)
-        .await
-        .unwrap();
-    assert_eq!(schemas, ["brand_acme", "brand_globex", "brand_initech", "client_a", "client_b"]);
+    let schemas: Vec<String> =
+        sqlx::query_scalar("SELECT schema_name FROM platform.tenants ORDER BY schema_name")
+            .fetch_all(&app.owner)
+            .await
+            .unwrap();
+    assert_eq!(
+        schemas,
+        [
+            "brand_acme",
+            "brand_globex",
+            "brand_initech",
+            "client_a",
+            "client_b"
+        ]
+    );
     let mut shapes = Vec::new();
     for schema in &schemas {
         let cols: Vec<(String, String, String, String)> = sqlx::query_as(
@@ -155,21 +186,25 @@ async fn every_tenant_schema_has_the_same_columns() {
 }
 
 async fn tenant_traces(app: &common::TestApp, client_id: &str, schema: &str) -> (i64, bool, bool) {
-    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM platform.tenants WHERE lower(client_id) = lower($1)")
-        .bind(client_id)
-        .fetch_one(&app.owner)
-        .await
-        .unwrap();
-    let schema_exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)")
-        .bind(schema)
-        .fetch_one(&app.owner)
-        .await
-        .unwrap();
-    let role_exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)")
-        .bind(app.state.db.names.tenant_role(schema))
-        .fetch_one(&app.owner)
-        .await
-        .unwrap();
+    let rows: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM platform.tenants WHERE lower(client_id) = lower($1)",
+    )
+    .bind(client_id)
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    let schema_exists: bool =
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)")
+            .bind(schema)
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+    let role_exists: bool =
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)")
+            .bind(app.state.db.names.tenant_role(schema))
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
     (rows, schema_exists, role_exists)
 }
 
@@ -182,9 +217,17 @@ async fn platform_admins_onboard_tenants_all_or_nothing() {
                "admin": {"name": "Uma Admin", "email": email, "password": "umbrella-pass"}})
     };
     // The first admin's email is taken: nothing at all may remain.
-    let (status, err) = platform.post("/api/platform/tenants", body("clientUmbrella", "admin@acme.test")).await;
+    let (status, err) = platform
+        .post(
+            "/api/platform/tenants",
+            body("clientUmbrella", "admin@acme.test"),
+        )
+        .await;
     assert_eq!(status, StatusCode::CONFLICT, "{err}");
-    assert_eq!(tenant_traces(&app, "clientUmbrella", "client_umbrella").await, (0, false, false));
+    assert_eq!(
+        tenant_traces(&app, "clientUmbrella", "client_umbrella").await,
+        (0, false, false)
+    );
     // Invalid input is refused before anything is created.
     for bad in [
         body("x", "u@umbrella.test"),
@@ -197,16 +240,32 @@ async fn platform_admins_onboard_tenants_all_or_nothing() {
         assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {err}");
         assert_eq!(err["code"], "invalid_input");
     }
-    assert_eq!(tenant_traces(&app, "clientUmbrella", "client_umbrella").await, (0, false, false));
+    assert_eq!(
+        tenant_traces(&app, "clientUmbrella", "client_umbrella").await,
+        (0, false, false)
+    );
 
-    let (status, tenant) = platform.post("/api/platform/tenants", body("clientUmbrella", "u@umbrella.test")).await;
+    let (status, tenant) = platform
+        .post(
+            "/api/platform/tenants",
+            body("clientUmbrella", "u@umbrella.test"),
+        )
+        .await;
     assert_eq!(status, StatusCode::CREATED, "{tenant}");
     assert_eq!(tenant["clientId"], "clientUmbrella");
     assert_eq!(tenant["schema"], "client_umbrella");
     assert_eq!(tenant["userCount"], 1);
     assert_eq!(tenant["status"], "active");
-    assert_eq!(tenant_traces(&app, "clientUmbrella", "client_umbrella").await, (1, true, true));
-    let (status, err) = platform.post("/api/platform/tenants", body("CLIENTUMBRELLA", "v@umbrella.test")).await;
+    assert_eq!(
+        tenant_traces(&app, "clientUmbrella", "client_umbrella").await,
+        (1, true, true)
+    );
+    let (status, err) = platform
+        .post(
+            "/api/platform/tenants",
+            body("CLIENTUMBRELLA", "v@umbrella.test"),
+        )
+        .await;
     assert_eq!(status, StatusCode::CONFLICT, "{err}");
 
     // The new admin signs in, sees their own organisation, and nothing else.
@@ -222,7 +281,10 @@ async fn platform_admins_onboard_tenants_all_or_nothing() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(list.as_array().unwrap().len(), 5);
     // Tenant admins are not platform admins.
-    assert_eq!(admin.get("/api/platform/tenants").await.0, StatusCode::FORBIDDEN);
+    assert_eq!(
+        admin.get("/api/platform/tenants").await.0,
+        StatusCode::FORBIDDEN
+    );
     let audit: i64 = sqlx::query_scalar("SELECT count(*) FROM platform.audit_log WHERE action = 'tenant.create' AND target = 'clientUmbrella'")
         .fetch_one(&app.owner)
         .await
@@ -236,19 +298,41 @@ async fn suspending_a_tenant_ends_its_sessions_and_blocks_sign_in() {
     let platform = app.login("platform@brandops.test").await;
     let globex = app.login("admin@globex.test").await;
     let acme = app.login("admin@acme.test").await;
-    let (status, t) = platform.post("/api/platform/tenants/globex/suspend", json!({})).await;
-    assert_eq!((status, t["status"].as_str()), (StatusCode::OK, Some("suspended")));
-    assert_eq!(globex.get("/api/auth/session").await.0, StatusCode::UNAUTHORIZED);
+    let (status, t) = platform
+        .post("/api/platform/tenants/globex/suspend", json!({}))
+        .await;
+    assert_eq!(
+        (status, t["status"].as_str()),
+        (StatusCode::OK, Some("suspended"))
+    );
+    assert_eq!(
+        globex.get("/api/auth/session").await.0,
+        StatusCode::UNAUTHORIZED
+    );
     assert_eq!(acme.get("/api/auth/session").await.0, StatusCode::OK);
     let (status, err) = app
         .client()
-        .post("/api/auth/login", json!({"email": "admin@globex.test", "password": common::DEMO_PASSWORD}))
+        .post(
+            "/api/auth/login",
+            json!({"email": "admin@globex.test", "password": common::DEMO_PASSWORD}),
+        )
         .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     assert_eq!(err["code"], "tenant_suspended");
-    assert_eq!(platform.post("/api/platform/tenants/nope/suspend", json!({})).await.0, StatusCode::NOT_FOUND);
-    let (status, t) = platform.post("/api/platform/tenants/globex/reactivate", json!({})).await;
-    assert_eq!((status, t["status"].as_str()), (StatusCode::OK, Some("active")));
+    assert_eq!(
+        platform
+            .post("/api/platform/tenants/nope/suspend", json!({}))
+            .await
+            .0,
+        StatusCode::NOT_FOUND
+    );
+    let (status, t) = platform
+        .post("/api/platform/tenants/globex/reactivate", json!({}))
+        .await;
+    assert_eq!(
+        (status, t["status"].as_str()),
+        (StatusCode::OK, Some("active"))
+    );
     app.login("admin@globex.test").await;
 }
 
@@ -267,23 +351,65 @@ async fn the_cli_onboards_lists_and_suspends_tenants() {
             .output()
             .unwrap()
     };
-    let out = run(&["tenant", "create", "--client-id", "hooli", "--name", "Hooli", "--kind", "brand",
-                    "--user-limit", "2", "--admin-email", "admin@hooli.test", "--admin-name", "Gavin"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let out = run(&["tenant", "create", "--client-id", "hooli", "--name", "Hooli", "--kind", "brand",
-                    "--user-limit", "2", "--admin-email", "other@hooli.test", "--admin-name", "Gavin"]);
+    let out = run(&[
+        "tenant",
+        "create",
+        "--client-id",
+        "hooli",
+        "--name",
+        "Hooli",
+        "--kind",
+        "brand",
+        "--user-limit",
+        "2",
+        "--admin-email",
+        "admin@hooli.test",
+        "--admin-name",
+        "Gavin",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(&[
+        "tenant",
+        "create",
+        "--client-id",
+        "hooli",
+        "--name",
+        "Hooli",
+        "--kind",
+        "brand",
+        "--user-limit",
+        "2",
+        "--admin-email",
+        "other@hooli.test",
+        "--admin-name",
+        "Gavin",
+    ]);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("already exists"), "{stderr}");
     let out = run(&["tenant", "list"]);
     let listing = String::from_utf8_lossy(&out.stdout);
-    assert!(listing.contains("hooli") && listing.contains("brand_hooli"), "{listing}");
+    assert!(
+        listing.contains("hooli") && listing.contains("brand_hooli"),
+        "{listing}"
+    );
     app.login_with("admin@hooli.test", "hooli-password").await;
     let out = run(&["tenant", "suspend", "hooli"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let (status, _) = app
         .client()
-        .post("/api/auth/login", json!({"email": "admin@hooli.test", "password": "hooli-password"}))
+        .post(
+            "/api/auth/login",
+            json!({"email": "admin@hooli.test", "password": "hooli-password"}),
+        )
         .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
 }

@@ -1,9 +1,9 @@
 //! `/api/auth/*`: sign in, the current session, sign out.
 
 use poem::Request;
+use poem::http::StatusCode;
 use poem::web::Data;
 use poem::web::cookie::{Cookie, CookieJar, SameSite};
-use poem::http::StatusCode;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 use uuid::Uuid;
@@ -142,7 +142,12 @@ impl AuthApi {
             return Err(ApiError::invalid_input("Email and password are required.").into());
         }
         if body.password.chars().count() > crate::accounts::PASSWORD_MAX || email.len() > 254 {
-            return Err(ApiError::new(StatusCode::UNAUTHORIZED, "invalid_credentials", INVALID_CREDENTIALS).into());
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "invalid_credentials",
+                INVALID_CREDENTIALS,
+            )
+            .into());
         }
         let db = &state.db.app;
         let mut keys = vec![throttle::account_key(&email)];
@@ -166,8 +171,12 @@ impl AuthApi {
         .bind(&email)
         .fetch_optional(db)
         .await?;
-        let verified = state.passwords
-            .verify(&body.password, account.as_ref().map(|a| a.password_hash.as_str()))
+        let verified = state
+            .passwords
+            .verify(
+                &body.password,
+                account.as_ref().map(|a| a.password_hash.as_str()),
+            )
             .await?;
         let account = match account {
             Some(a) if verified => a,
@@ -201,7 +210,11 @@ impl AuthApi {
         let new = session::create(db, account.id, state.settings.session_absolute_timeout).await?;
         audit::record(
             db,
-            &audit::Actor { account_id: Some(account.id), email: account.email.clone(), ip: ctx.ip.clone() },
+            &audit::Actor {
+                account_id: Some(account.id),
+                email: account.email.clone(),
+                ip: ctx.ip.clone(),
+            },
             "auth.login",
             None,
             Some(&account.email),
@@ -217,7 +230,8 @@ impl AuthApi {
         cookie.set_max_age(state.settings.session_absolute_timeout);
         jar.private_with_key(&state.cookie_key).add(cookie);
 
-        let role = Role::parse(&account.role).ok_or_else(|| ApiError::internal(anyhow::anyhow!("bad role")))?;
+        let role = Role::parse(&account.role)
+            .ok_or_else(|| ApiError::internal(anyhow::anyhow!("bad role")))?;
         Ok(LoginOk::Ok(Json(LoginResponse {
             user: SessionUser {
                 id: account.id,
@@ -234,12 +248,16 @@ impl AuthApi {
     #[oai(path = "/auth/session", method = "get", operation_id = "getSession")]
     async fn session(
         &self,
-        state: Data<&SharedState>, auth: SessionAuth) -> Result<SessionOk, SessionError> {
+        state: Data<&SharedState>,
+        auth: SessionAuth,
+    ) -> Result<SessionOk, SessionError> {
         let s = &auth.0;
         Ok(SessionOk::Ok(Json(SessionResponse {
             user: SessionUser::from(s.as_ref()),
             csrf_token: s.csrf_token.clone(),
-            allowed_paths: state.access.allowed_paths(s.role.as_str(), &s.access_domain()),
+            allowed_paths: state
+                .access
+                .allowed_paths(s.role.as_str(), &s.access_domain()),
         })))
     }
 
@@ -247,10 +265,22 @@ impl AuthApi {
     #[oai(path = "/auth/logout", method = "post", operation_id = "logout")]
     async fn logout(
         &self,
-        state: Data<&SharedState>, auth: SessionAuth, req: &Request, jar: &CookieJar) -> Result<LogoutOk, LogoutError> {
+        state: Data<&SharedState>,
+        auth: SessionAuth,
+        req: &Request,
+        jar: &CookieJar,
+    ) -> Result<LogoutOk, LogoutError> {
         let ctx = context(req);
         session::delete(&state.db.app, &auth.0.id_hash).await?;
-        audit::record(&state.db.app, &auth.0.actor(ctx.ip), "auth.logout", None, Some(&auth.0.email), serde_json::json!({})).await?;
+        audit::record(
+            &state.db.app,
+            &auth.0.actor(ctx.ip),
+            "auth.logout",
+            None,
+            Some(&auth.0.email),
+            serde_json::json!({}),
+        )
+        .await?;
         jar.remove(SESSION_COOKIE);
         Ok(LogoutOk::NoContent)
     }

@@ -167,7 +167,10 @@ impl<E> GuardEndpoint<E> {
             if let Some(client) = s.client_id() {
                 span.record("tenant", client);
             }
-            let login = req.original_uri().path().eq_ignore_ascii_case("/api/auth/login");
+            let login = req
+                .original_uri()
+                .path()
+                .eq_ignore_ascii_case("/api/auth/login");
             if unsafe_method && !login {
                 let sent = req.header(CSRF_HEADER).unwrap_or_default();
                 if !tokens_equal(sent, &s.csrf_token) {
@@ -238,10 +241,12 @@ pub fn authorize_public(req: &Request) -> Result<RequestContext, ApiError> {
         Some(s) => (s.role.as_str().to_string(), s.access_domain()),
         None => (ANONYMOUS.to_string(), "*".to_string()),
     };
-    if state
-        .access
-        .allows(&role, &domain, req.original_uri().path(), req.method().as_str())
-    {
+    if state.access.allows(
+        &role,
+        &domain,
+        req.original_uri().path(),
+        req.method().as_str(),
+    ) {
         Ok(ctx)
     } else {
         Err(ApiError::forbidden())

@@ -51,7 +51,11 @@ impl Passwords {
         let password = password.to_string();
         let ok = tokio::task::spawn_blocking(move || {
             PasswordHash::new(&hash)
-                .map(|parsed| argon2().verify_password(password.as_bytes(), &parsed).is_ok())
+                .map(|parsed| {
+                    argon2()
+                        .verify_password(password.as_bytes(), &parsed)
+                        .is_ok()
+                })
                 .unwrap_or(false)
         })
         .await?;

@@ -128,7 +128,13 @@ pub async fn load(
     let Some(row) = row else { return Ok(None) };
     let role = Role::parse(&row.role)
         .ok_or_else(|| anyhow::anyhow!("account {} has unknown role", row.account_id))?;
-    let tenant = match (row.tenant_id, row.client_id, row.kind, row.schema_name, row.role_name) {
+    let tenant = match (
+        row.tenant_id,
+        row.client_id,
+        row.kind,
+        row.schema_name,
+        row.role_name,
+    ) {
         (Some(id), Some(client), Some(kind), Some(schema), Some(role)) => {
             Some(TenantRef::from_columns(id, client, &kind, &schema, &role)?)
         }
@@ -157,11 +163,13 @@ pub async fn end_all_for_account<'e>(
     db: impl PgExecutor<'e>,
     account_id: Uuid,
 ) -> Result<u64, sqlx::Error> {
-    Ok(sqlx::query("DELETE FROM platform.sessions WHERE account_id = $1")
-        .bind(account_id)
-        .execute(db)
-        .await?
-        .rows_affected())
+    Ok(
+        sqlx::query("DELETE FROM platform.sessions WHERE account_id = $1")
+            .bind(account_id)
+            .execute(db)
+            .await?
+            .rows_affected(),
+    )
 }
 
 pub async fn end_all_for_tenant<'e>(
@@ -181,8 +189,7 @@ pub async fn end_all_for_tenant<'e>(
 /// Constant-time comparison for tokens.
 pub fn tokens_equal(a: &str, b: &str) -> bool {
     a.len() == b.len()
-        && a
-            .bytes()
+        && a.bytes()
             .zip(b.bytes())
             .fold(0u8, |acc, (x, y)| acc | (x ^ y))
             == 0

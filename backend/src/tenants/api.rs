@@ -139,7 +139,9 @@ pub async fn set_suspended(
     .fetch_optional(&mut *tx)
     .await?;
     let Some(id) = id else {
-        return Err(ApiError::not_found(format!("No tenant with clientId '{client_id}'.")));
+        return Err(ApiError::not_found(format!(
+            "No tenant with clientId '{client_id}'."
+        )));
     };
     let ended = if suspend {
         session::end_all_for_tenant(&mut *tx, id).await?
@@ -149,7 +151,11 @@ pub async fn set_suspended(
     audit::record(
         &mut *tx,
         actor,
-        if suspend { "tenant.suspend" } else { "tenant.reactivate" },
+        if suspend {
+            "tenant.suspend"
+        } else {
+            "tenant.reactivate"
+        },
         Some(id),
         Some(client_id),
         serde_json::json!({ "sessionsEnded": ended }),
@@ -165,16 +171,26 @@ pub async fn set_suspended(
 #[OpenApi(tag = "ApiTags::Platform")]
 impl PlatformApi {
     /// Every tenant with its user count and status (platform admins).
-    #[oai(path = "/platform/tenants", method = "get", operation_id = "listTenants")]
+    #[oai(
+        path = "/platform/tenants",
+        method = "get",
+        operation_id = "listTenants"
+    )]
     async fn list(
         &self,
-        state: Data<&SharedState>, _auth: SessionAuth) -> Result<TenantListOk, TenantListError> {
+        state: Data<&SharedState>,
+        _auth: SessionAuth,
+    ) -> Result<TenantListOk, TenantListError> {
         Ok(TenantListOk::Ok(Json(list_tenants(&state.db.app).await?)))
     }
 
     /// Onboard a tenant: schema, database role, migrations and its first
     /// admin account are created together, or not at all.
-    #[oai(path = "/platform/tenants", method = "post", operation_id = "createTenant")]
+    #[oai(
+        path = "/platform/tenants",
+        method = "post",
+        operation_id = "createTenant"
+    )]
     async fn create(
         &self,
         state: Data<&SharedState>,
@@ -191,12 +207,20 @@ impl PlatformApi {
                 .collect(),
             TenantKind::Client => vec!["client_tools".into()],
         });
-        let spec = TenantSpec::parse(&body.client_id, &body.name, body.kind, None, body.user_limit, modules)?;
+        let spec = TenantSpec::parse(
+            &body.client_id,
+            &body.name,
+            body.kind,
+            None,
+            body.user_limit,
+            modules,
+        )?;
         let admin = NewAccount {
             name: PersonName::parse(&body.admin.name)?,
             email: Email::parse(&body.admin.email)?,
             role: Role::Admin,
-            password_hash: state.passwords
+            password_hash: state
+                .passwords
                 .hash(NewPassword::parse(&body.admin.password)?.expose())
                 .await?,
         };
@@ -209,7 +233,11 @@ impl PlatformApi {
     }
 
     /// Suspend a tenant: its users cannot sign in and their sessions end.
-    #[oai(path = "/platform/tenants/:client_id/suspend", method = "post", operation_id = "suspendTenant")]
+    #[oai(
+        path = "/platform/tenants/:client_id/suspend",
+        method = "post",
+        operation_id = "suspendTenant"
+    )]
     async fn suspend(
         &self,
         state: Data<&SharedState>,
@@ -218,11 +246,17 @@ impl PlatformApi {
         client_id: Path<String>,
     ) -> Result<TenantOk, TenantChangeError> {
         let actor = auth.0.actor(context(req).ip);
-        Ok(TenantOk::Ok(Json(set_suspended(&state, &client_id.0, true, &actor).await?)))
+        Ok(TenantOk::Ok(Json(
+            set_suspended(&state, &client_id.0, true, &actor).await?,
+        )))
     }
 
     /// Reactivate a suspended tenant.
-    #[oai(path = "/platform/tenants/:client_id/reactivate", method = "post", operation_id = "reactivateTenant")]
+    #[oai(
+        path = "/platform/tenants/:client_id/reactivate",
+        method = "post",
+        operation_id = "reactivateTenant"
+    )]
     async fn reactivate(
         &self,
         state: Data<&SharedState>,
@@ -231,6 +265,8 @@ impl PlatformApi {
         client_id: Path<String>,
     ) -> Result<TenantOk, TenantChangeError> {
         let actor = auth.0.actor(context(req).ip);
-        Ok(TenantOk::Ok(Json(set_suspended(&state, &client_id.0, false, &actor).await?)))
+        Ok(TenantOk::Ok(Json(
+            set_suspended(&state, &client_id.0, false, &actor).await?,
+        )))
     }
 }

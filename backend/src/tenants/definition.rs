@@ -51,15 +51,13 @@ pub fn load_demo(dir: &Path) -> anyhow::Result<(Vec<TenantFile>, PlatformFile)> 
         }
         let text = std::fs::read_to_string(&path)?;
         if path.file_stem().and_then(|s| s.to_str()) == Some("platform") {
-            platform = Some(
-                toml::from_str(&text).with_context(|| format!("in {}", path.display()))?,
-            );
+            platform =
+                Some(toml::from_str(&text).with_context(|| format!("in {}", path.display()))?);
         } else {
-            tenants.push(
-                toml::from_str(&text).with_context(|| format!("in {}", path.display()))?,
-            );
+            tenants.push(toml::from_str(&text).with_context(|| format!("in {}", path.display()))?);
         }
     }
-    let platform = platform.with_context(|| format!("{}/platform.toml is missing", dir.display()))?;
+    let platform =
+        platform.with_context(|| format!("{}/platform.toml is missing", dir.display()))?;
     Ok((tenants, platform))
 }

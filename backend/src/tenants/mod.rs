@@ -18,8 +18,7 @@ impl Ident {
     pub fn parse(s: &str) -> Option<Self> {
         let ok = (1..=63).contains(&s.len())
             && s.starts_with(|c: char| c.is_ascii_lowercase())
-            && s
-                .chars()
+            && s.chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
         ok.then(|| Self(s.to_string()))
     }
@@ -133,7 +132,16 @@ mod tests {
     fn idents() {
         assert!(Ident::parse("brand_acme").is_some());
         assert!(Ident::parse("client_a").is_some());
-        for bad in ["", "Brand", "1abc", "a-b", "a b", "a\"b", "a;drop", &"a".repeat(64)] {
+        for bad in [
+            "",
+            "Brand",
+            "1abc",
+            "a-b",
+            "a b",
+            "a\"b",
+            "a;drop",
+            &"a".repeat(64),
+        ] {
             assert!(Ident::parse(bad).is_none(), "{bad}");
         }
     }

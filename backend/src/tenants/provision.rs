@@ -61,7 +61,11 @@ impl TenantSpec {
             if !MODULES.iter().any(|(key, _)| key == m) {
                 return Err(ApiError::invalid_input(format!(
                     "Unknown module '{m}'. Known modules: {}.",
-                    MODULES.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
+                    MODULES
+                        .iter()
+                        .map(|(k, _)| *k)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )));
             }
         }
@@ -83,8 +87,7 @@ impl TenantSpec {
                 })?
             }
         };
-        if matches!(schema.as_str(), "platform" | "public") || schema.as_str().starts_with("pg_")
-        {
+        if matches!(schema.as_str(), "platform" | "public") || schema.as_str().starts_with("pg_") {
             return Err(ApiError::invalid_input("That schema name is reserved."));
         }
         Ok(Self {
@@ -211,7 +214,9 @@ pub async fn provision_in(
         schema_name: spec.schema.clone(),
         role_name: role,
     };
-    migrate_tenant(tx, &tenant).await.map_err(ApiError::internal)?;
+    migrate_tenant(tx, &tenant)
+        .await
+        .map_err(ApiError::internal)?;
 
     sqlx::query(AssertSqlSafe(format!(
         "INSERT INTO \"{schema}\".org_settings (display_name) VALUES ($1)"

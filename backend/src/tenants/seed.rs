@@ -82,7 +82,15 @@ pub async fn seed_demo_if_empty(
         insert_account(&mut tx, None, &account)
             .await
             .map_err(|e| anyhow::anyhow!("{}: {}", a.email, e.message))?;
-        audit::record(&mut *tx, &actor, "platform_admin.create", None, Some(&a.email), serde_json::json!({})).await?;
+        audit::record(
+            &mut *tx,
+            &actor,
+            "platform_admin.create",
+            None,
+            Some(&a.email),
+            serde_json::json!({}),
+        )
+        .await?;
         sign_ins.push(DemoSignIn {
             client_id: "—".into(),
             email: a.email.clone(),

@@ -1,6 +1,6 @@
 use poem::Request;
-use poem::web::Data;
 use poem::http::StatusCode;
+use poem::web::Data;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi, Union};
@@ -127,9 +127,9 @@ fn new_user_role(kind: TenantKind, raw: Option<&str>) -> Result<Role, ApiError> 
         (TenantKind::Brand, None) => Ok(Role::Worker),
         (TenantKind::Brand, Some(r)) if r.eq_ignore_ascii_case("worker") => Ok(Role::Worker),
         (TenantKind::Brand, Some(r)) if r.eq_ignore_ascii_case("manager") => Ok(Role::Manager),
-        (TenantKind::Brand, Some(_)) => Err(ApiError::invalid_input(
-            "Role must be worker or manager.",
-        )),
+        (TenantKind::Brand, Some(_)) => {
+            Err(ApiError::invalid_input("Role must be worker or manager."))
+        }
         (TenantKind::Client, None) => Ok(Role::Employee),
         (TenantKind::Client, Some(r)) if r.eq_ignore_ascii_case("employee") => Ok(Role::Employee),
         (TenantKind::Client, Some(_)) => Err(ApiError::invalid_input(
@@ -141,7 +141,11 @@ fn new_user_role(kind: TenantKind, raw: Option<&str>) -> Result<Role, ApiError> 
 #[OpenApi(tag = "ApiTags::Users")]
 impl UsersApi {
     /// The other accounts of the caller's organisation (organisation admins).
-    #[oai(path = "/account-info", method = "get", operation_id = "listOtherAccounts")]
+    #[oai(
+        path = "/account-info",
+        method = "get",
+        operation_id = "listOtherAccounts"
+    )]
     async fn account_info(
         &self,
         state: Data<&SharedState>,
@@ -151,7 +155,9 @@ impl UsersApi {
     ) -> Result<AccountListOk, AccountListError> {
         let tenant = tenant_of(&auth)?;
         if action.0 != "otheraccountinfo" {
-            return Err(ApiError::invalid_input("Unknown action: use action=otheraccountinfo.").into());
+            return Err(
+                ApiError::invalid_input("Unknown action: use action=otheraccountinfo.").into(),
+            );
         }
         let rows = sqlx::query_as::<_, AccountSummary>(
             "SELECT id, name, email, role FROM platform.accounts
@@ -195,15 +201,26 @@ impl UsersApi {
                 .bind(tenant.id)
                 .fetch_one(&mut *tx)
                 .await?;
-                let count: i64 =
-                    sqlx::query_scalar("SELECT count(*) FROM platform.accounts WHERE tenant_id = $1")
-                        .bind(tenant.id)
-                        .fetch_one(&mut *tx)
-                        .await?;
+                let count: i64 = sqlx::query_scalar(
+                    "SELECT count(*) FROM platform.accounts WHERE tenant_id = $1",
+                )
+                .bind(tenant.id)
+                .fetch_one(&mut *tx)
+                .await?;
                 if count >= i64::from(limit) {
-                    return Err(ApiError::new(StatusCode::FORBIDDEN, "user_limit", USER_LIMIT_REACHED).into());
+                    return Err(ApiError::new(
+                        StatusCode::FORBIDDEN,
+                        "user_limit",
+                        USER_LIMIT_REACHED,
+                    )
+                    .into());
                 }
-                let account = NewAccount { email, name, role, password_hash };
+                let account = NewAccount {
+                    email,
+                    name,
+                    role,
+                    password_hash,
+                };
                 let created = insert_account(&mut tx, Some(tenant.id), &account).await?;
                 audit::record(
                     &mut *tx,
@@ -223,7 +240,9 @@ impl UsersApi {
                     return Err(ApiError::not_found("No such user in your organisation.").into());
                 };
                 if user_id == auth.0.account_id {
-                    return Err(ApiError::invalid_input("You cannot remove your own account.").into());
+                    return Err(
+                        ApiError::invalid_input("You cannot remove your own account.").into(),
+                    );
                 }
                 let mut tx = state.db.begin_platform().await?;
                 let removed: Option<String> = sqlx::query_scalar(
@@ -259,7 +278,11 @@ impl UsersApi {
 
     /// Set a new password for a user of the caller's organisation
     /// (`resetorguserpassword`, organisation admins). Their sessions end.
-    #[oai(path = "/client-auth", method = "patch", operation_id = "resetOrgUserPassword")]
+    #[oai(
+        path = "/client-auth",
+        method = "patch",
+        operation_id = "resetOrgUserPassword"
+    )]
     async fn reset_password(
         &self,
         state: Data<&SharedState>,
@@ -269,7 +292,9 @@ impl UsersApi {
     ) -> Result<ResetOk, ResetError> {
         let tenant = tenant_of(&auth)?;
         if body.action != "resetorguserpassword" {
-            return Err(ApiError::invalid_input("Unknown action: use resetorguserpassword.").into());
+            return Err(
+                ApiError::invalid_input("Unknown action: use resetorguserpassword.").into(),
+            );
         }
         let email = Email::parse(required(&body.email, "Email")?)?;
         let password = NewPassword::parse(body.new_password.as_deref().unwrap_or_default())?;

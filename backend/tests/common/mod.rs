@@ -27,7 +27,9 @@ pub async fn fresh_database() -> String {
         "TEST_DATABASE_URL is not set: run the tests with `make test`, which starts a PostgreSQL cluster",
     );
     let name = format!("t_{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
-    let admin = PgPool::connect(&admin_url).await.expect("connect to the test cluster");
+    let admin = PgPool::connect(&admin_url)
+        .await
+        .expect("connect to the test cluster");
     sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
         .execute(&admin)
         .await
@@ -54,9 +56,14 @@ pub async fn spawn_app_with(configure: impl FnOnce(&mut Settings)) -> TestApp {
     let database_url = fresh_database().await;
     let (owner, names) = Db::connect_owner(&database_url).await.unwrap();
     migrate_all(&owner, &names).await.unwrap();
-    seed_demo_if_empty(&owner, &names, &repo_root().join("tenants/demo"), DEMO_PASSWORD)
-        .await
-        .unwrap();
+    seed_demo_if_empty(
+        &owner,
+        &names,
+        &repo_root().join("tenants/demo"),
+        DEMO_PASSWORD,
+    )
+    .await
+    .unwrap();
     let mut settings = Settings::for_tests(&database_url, &repo_root());
     configure(&mut settings);
     let app = Application::build(settings).await.expect("build app");
@@ -100,7 +107,10 @@ impl TestApp {
     pub async fn login_with(&self, email: &str, password: &str) -> Client {
         let mut c = self.client();
         let (status, body) = c
-            .post("/api/auth/login", json!({"email": email, "password": password}))
+            .post(
+                "/api/auth/login",
+                json!({"email": email, "password": password}),
+            )
             .await;
         assert_eq!(status, StatusCode::OK, "login {email}: {body}");
         c.csrf = Some(body["csrfToken"].as_str().unwrap().to_string());

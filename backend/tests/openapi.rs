@@ -1,0 +1,39 @@
+//! `openapi.yaml` at the repository root is generated from the code; this
+//! fails when it is stale. Regenerate with `make openapi`.
+
+#[test]
+fn openapi_yaml_is_up_to_date() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../openapi.yaml");
+    let committed = std::fs::read_to_string(&path).expect("openapi.yaml exists at the repo root");
+    let generated = brandops::api::spec_yaml();
+    assert!(
+        committed == generated,
+        "openapi.yaml is stale: run `make openapi` and commit the result"
+    );
+}
+
+#[test]
+fn every_operation_declares_its_errors_in_the_envelope() {
+    let doc: serde_yaml::Value = serde_yaml::from_str(&brandops::api::spec_yaml()).unwrap();
+    for (path, item) in doc["paths"].as_mapping().unwrap() {
+        for (method, op) in item.as_mapping().unwrap() {
+            let responses = op["responses"].as_mapping().unwrap();
+            assert!(
+                responses.contains_key("500"),
+                "{method:?} {path:?} lacks 500"
+            );
+            for (status, resp) in responses {
+                let code: u16 = status.as_str().unwrap().parse().unwrap();
+                if code >= 400 {
+                    let schema =
+                        &resp["content"]["application/json; charset=utf-8"]["schema"]["$ref"];
+                    assert_eq!(
+                        schema.as_str(),
+                        Some("#/components/schemas/ErrorBody"),
+                        "{method:?} {path:?} {code}"
+                    );
+                }
+            }
+        }
+    }
+}

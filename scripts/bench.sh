@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `make bench`: run the `platform` benchmark against a local cluster at
+# .data/pg-bench (durable settings, not PG_FAST). The bench writes
+# docs/benchmarks.md itself. The cluster is left running; `make clean-data`
+# stops it.
+#
+# Env passed to cargo bench: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:<port>/postgres
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+"$ROOT/scripts/deps.sh"
+if ! command -v cargo >/dev/null 2>&1 && [ -x "$HOME/.cargo/bin/cargo" ]; then
+  export PATH="$HOME/.cargo/bin:$PATH"
+fi
+
+unset PG_FAST
+"$ROOT/scripts/pg.sh" start "$ROOT/.data/pg-bench"
+BENCH_DATABASE_URL="$("$ROOT/scripts/pg.sh" url "$ROOT/.data/pg-bench")"
+export BENCH_DATABASE_URL
+
+cargo bench --manifest-path backend/Cargo.toml --bench platform

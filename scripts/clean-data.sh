@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `make clean-data`: stop every project-local cluster under .data and remove .data.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+[ -d .data ] || exit 0
+for d in .data/*/; do
+  d="${d%/}"
+  if [ -f "$d/data/PG_VERSION" ]; then
+    "$ROOT/scripts/pg.sh" stop "$ROOT/$d" || die "could not stop the cluster in $d; not removing .data"
+  fi
+done
+rm -rf .data

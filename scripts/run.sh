@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# `make run`: build everything and serve the app on http://127.0.0.1:${PORT:-8080}.
+#
+# Env (all optional):
+#   DATABASE_URL   use this database instead of the local cluster at .data/pg
+#                  (default: postgres://postgres@127.0.0.1:<port>/brandops)
+#   COOKIE_SECRET  default: the contents of .data/cookie-secret (created once)
+#   PORT           default 8080 (HOST is left to the binary: 127.0.0.1)
+#   FRONTEND_DIR   default <repo>/frontend/dist
+#   TENANTS_DIR    default <repo>/tenants
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+"$ROOT/scripts/deps.sh"
+if ! command -v cargo >/dev/null 2>&1 && [ -x "$HOME/.cargo/bin/cargo" ]; then
+  export PATH="$HOME/.cargo/bin:$PATH"
+fi
+
+if [ -f frontend/package.json ]; then
+  note "run: building frontend"
+  npm --prefix frontend run build
+fi
+
+note "run: building backend (release)"
+cargo build --release --manifest-path backend/Cargo.toml
+
+if [ -z "${DATABASE_URL:-}" ]; then
+  PGDATABASE_CREATE=brandops "$ROOT/scripts/pg.sh" start "$ROOT/.data/pg"
+  url="$("$ROOT/scripts/pg.sh" url "$ROOT/.data/pg")"
+  DATABASE_URL="${url%/postgres}/brandops"
+fi
+export DATABASE_URL
+
+if [ -z "${COOKIE_SECRET:-}" ]; then
+  secret_file="$ROOT/.data/cookie-secret"
+  if [ ! -s "$secret_file" ]; then
+    mkdir -p "$ROOT/.data"
+    (umask 077 && random_hex 64 >"$secret_file.tmp" && mv "$secret_file.tmp" "$secret_file")
+  fi
+  COOKIE_SECRET="$(tr -d '[:space:]' <"$secret_file")"
+fi
+export COOKIE_SECRET
+
+export PORT="${PORT:-8080}"
+export FRONTEND_DIR="${FRONTEND_DIR:-$ROOT/frontend/dist}"
+export TENANTS_DIR="${TENANTS_DIR:-$ROOT/tenants}"
+
+bin="$ROOT/backend/target/release/brandops"
+note "run: $bin setup"
+"$bin" setup
+note "run: serving on http://127.0.0.1:$PORT"
+exec "$bin" serve
