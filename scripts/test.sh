@@ -158,6 +158,19 @@ TEST_DATABASE_URL="$("$ROOT/scripts/pg.sh" url "$ROOT/.data/pg-test")"
 export TEST_DATABASE_URL
 note "test: TEST_DATABASE_URL=$TEST_DATABASE_URL"
 
+# Databases and roles that earlier runs' Rust tests left behind (each test
+# creates a database t_<random> and tenant roles t_<random>_<schema>).
+drop_old_test_databases() {
+  local db role
+  for db in $(psql -X -Atq "$TEST_DATABASE_URL" -c "SELECT datname FROM pg_database WHERE datname ~ '^t_[0-9a-f]{12}$'"); do
+    psql -X -q "$TEST_DATABASE_URL" -c "DROP DATABASE \"$db\" WITH (FORCE)" >/dev/null
+  done
+  for role in $(psql -X -Atq "$TEST_DATABASE_URL" -c "SELECT rolname FROM pg_roles WHERE rolname ~ '^t_[0-9a-f]{12}_'"); do
+    psql -X -q "$TEST_DATABASE_URL" -c "DROP ROLE \"$role\"" >/dev/null
+  done
+}
+run_step "drop old test databases" drop_old_test_databases
+
 run_step "cargo fmt --check" cargo fmt --manifest-path "$MANIFEST" --all -- --check
 run_step "cargo clippy -D warnings" cargo clippy --manifest-path "$MANIFEST" --all-targets -- -D warnings
 run_step "cargo test" cargo test --manifest-path "$MANIFEST"

@@ -1,1 +1,249 @@
-fn main() {}
+//! `make bench`: measures, in one run on one machine, and writes
+//! docs/benchmarks.md:
+//! - sign-in throughput (argon2id bound), and
+//! - a session-checked, tenant-scoped read (`GET /api/me/preferences`: session
+//!   lookup, `SET LOCAL ROLE` + `search_path` transaction, the read) against
+//!   the same read on a plain pooled connection behind the same HTTP stack,
+//!   reported as a ratio. Target: ≥ 0.75.
+//!
+//! Never run by `make test`; timings do not belong in tests.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use brandops::config::Settings;
+use brandops::db::Db;
+use brandops::migrate::migrate_all;
+use brandops::startup::Application;
+use brandops::tenants::seed::seed_demo_if_empty;
+use poem::listener::{Acceptor, Listener, TcpListener};
+use poem::web::{Data, Json};
+use poem::{EndpointExt, Route, Server, get, handler};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+
+const CONCURRENCY: usize = 16;
+const READ_SECONDS: u64 = 5;
+const LOGIN_SECONDS: u64 = 5;
+const ROUNDS: usize = 3;
+
+#[handler]
+async fn plain_read(Data(ctx): Data<&(PgPool, uuid::Uuid)>) -> Json<Value> {
+    let row: Option<(String, String)> = sqlx::query_as(
+        "SELECT theme, landing_page FROM brand_acme.user_preferences WHERE account_id = $1",
+    )
+    .bind(ctx.1)
+    .fetch_optional(&ctx.0)
+    .await
+    .unwrap();
+    let (theme, landing) = row.unwrap_or_else(|| ("system".into(), "/".into()));
+    Json(json!({"theme": theme, "landingPage": landing}))
+}
+
+async fn hammer(clients: Vec<reqwest::Client>, url: String, seconds: u64) -> f64 {
+    let done = Arc::new(AtomicU64::new(0));
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let started = Instant::now();
+    let tasks: Vec<_> = clients
+        .into_iter()
+        .map(|c| {
+            let (done, url) = (done.clone(), url.clone());
+            tokio::spawn(async move {
+                while Instant::now() < deadline {
+                    let resp = c.get(&url).send().await.unwrap();
+                    assert!(resp.status().is_success(), "{}", resp.status());
+                    resp.bytes().await.unwrap();
+                    done.fetch_add(1, Ordering::Relaxed);
+                }
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap();
+    }
+    done.load(Ordering::Relaxed) as f64 / started.elapsed().as_secs_f64()
+}
+
+async fn login(base: &str, email: &str) -> reqwest::Client {
+    let c = reqwest::Client::builder()
+        .cookie_store(true)
+        .build()
+        .unwrap();
+    let r = c
+        .post(format!("{base}/api/auth/login"))
+        .json(&json!({"email": email, "password": "brandops-demo"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success());
+    c
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let mem = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .next()
+                .map(|l| l.split_whitespace().nth(1).unwrap_or("0").to_string())
+        })
+        .and_then(|kb| kb.parse::<u64>().ok())
+        .map_or_else(
+            || "?".into(),
+            |kb| format!("{:.0} GiB", kb as f64 / 1048576.0),
+        );
+    let pg = std::process::Command::new("postgres")
+        .arg("--version")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    format!("{cpu}, {cores} cores, {mem} RAM; {pg}")
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+#[tokio::main]
+async fn main() {
+    let admin_url = std::env::var("BENCH_DATABASE_URL")
+        .expect("BENCH_DATABASE_URL is not set: run `make bench`");
+    let name = format!("bench_{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+    let admin = PgPool::connect(&admin_url).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .execute(&admin)
+        .await
+        .unwrap();
+    let mut url = reqwest::Url::parse(&admin_url).unwrap();
+    url.set_path(&format!("/{name}"));
+    let db_url = url.to_string();
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+
+    let (owner, names) = Db::connect_owner(&db_url).await.unwrap();
+    migrate_all(&owner, &names).await.unwrap();
+    seed_demo_if_empty(&owner, &names, &root.join("tenants/demo"), "brandops-demo")
+        .await
+        .unwrap();
+    let mut settings = Settings::for_tests(&db_url, &root);
+    settings.db_max_connections = CONCURRENCY as u32;
+    settings.password_hash_concurrency = 2;
+    let app = Application::build(settings).await.unwrap();
+    let base = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+
+    // The baseline: the same read, same poem + HTTP stack, on a plain pool
+    // (no session, no transaction, no role switch).
+    let admin_id: uuid::Uuid =
+        sqlx::query_scalar("SELECT id FROM platform.accounts WHERE email = 'admin@acme.test'")
+            .fetch_one(&owner)
+            .await
+            .unwrap();
+    let plain_pool = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(CONCURRENCY as u32)
+        .connect(&db_url)
+        .await
+        .unwrap();
+    let acceptor = TcpListener::bind("127.0.0.1:0")
+        .into_acceptor()
+        .await
+        .unwrap();
+    let plain_port = acceptor.local_addr()[0].as_socket_addr().unwrap().port();
+    let plain_app = Route::new()
+        .at("/plain", get(plain_read))
+        .data((plain_pool, admin_id));
+    tokio::spawn(Server::new_with_acceptor(acceptor).run(plain_app));
+
+    let mut tenant_clients = Vec::new();
+    for _ in 0..CONCURRENCY {
+        tenant_clients.push(login(&base, "admin@acme.test").await);
+    }
+    let plain_clients: Vec<_> = (0..CONCURRENCY).map(|_| reqwest::Client::new()).collect();
+    let tenant_url = format!("{base}/api/me/preferences");
+    let plain_url = format!("http://127.0.0.1:{plain_port}/plain");
+    // Warm up both paths.
+    hammer(tenant_clients.clone(), tenant_url.clone(), 1).await;
+    hammer(plain_clients.clone(), plain_url.clone(), 1).await;
+
+    let (mut tenant_runs, mut plain_runs) = (Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        plain_runs.push(hammer(plain_clients.clone(), plain_url.clone(), READ_SECONDS).await);
+        tenant_runs.push(hammer(tenant_clients.clone(), tenant_url.clone(), READ_SECONDS).await);
+    }
+    let (tenant, plain) = (median(tenant_runs.clone()), median(plain_runs.clone()));
+    let ratio = tenant / plain;
+
+    // Sign-in throughput: argon2id-bound by design.
+    let logins = Arc::new(AtomicU64::new(0));
+    let deadline = Instant::now() + Duration::from_secs(LOGIN_SECONDS);
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..4)
+        .map(|_| {
+            let (logins, base) = (logins.clone(), base.clone());
+            tokio::spawn(async move {
+                let c = reqwest::Client::new();
+                while Instant::now() < deadline {
+                    let r = c
+                        .post(format!("{base}/api/auth/login"))
+                        .json(&json!({"email": "worker@acme.test", "password": "brandops-demo"}))
+                        .send()
+                        .await
+                        .unwrap();
+                    assert!(r.status().is_success(), "{}", r.status());
+                    logins.fetch_add(1, Ordering::Relaxed);
+                }
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let login_rate = logins.load(Ordering::Relaxed) as f64 / started.elapsed().as_secs_f64();
+
+    let verdict = if ratio >= 0.75 { "meets" } else { "misses" };
+    let fmt = |v: &[f64]| {
+        v.iter()
+            .map(|x| format!("{x:.0}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let report = format!(
+        "# Benchmarks\n\n\
+         Written by `make bench` (`backend/benches/platform.rs`); numbers are from one run on one \
+         machine, so compare ratios, not absolute rates, across machines.\n\n\
+         - Machine: {machine}\n\
+         - Date: {date}\n\
+         - Build: release (`cargo bench`), {CONCURRENCY} concurrent HTTP clients on the same machine, \
+         {ROUNDS} rounds of {READ_SECONDS} s per read path (median shown), baseline and tenant path alternating.\n\n\
+         | measurement | requests/s | runs |\n|---|---:|---|\n\
+         | plain read: `SELECT` on a pooled connection behind the same poem stack (baseline) | {plain:.0} | {pr} |\n\
+         | tenant-scoped read: `GET /api/me/preferences` (session lookup, `BEGIN; SET LOCAL ROLE; set_config(search_path)` in one round trip, the `SELECT`, `COMMIT`) | {tenant:.0} | {tr} |\n\
+         | sign-in: `POST /api/auth/login` (argon2id m=19456 KiB, t=2, p=1; 4 clients) | {login_rate:.1} | |\n\n\
+         **Tenant-scoped read / plain read = {ratio:.2}** (target ≥ 0.75: {verdict} it).\n",
+        machine = machine(),
+        date = chrono::Utc::now().format("%Y-%m-%d %H:%M UTC"),
+        pr = fmt(&plain_runs),
+        tr = fmt(&tenant_runs),
+    );
+    let path = root.join("docs/benchmarks.md");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, &report).unwrap();
+    println!("{report}");
+    owner.close().await;
+    let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "DROP DATABASE {name} WITH (FORCE)"
+    )))
+    .execute(&admin)
+    .await;
+}

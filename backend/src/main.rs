@@ -11,6 +11,7 @@ use brandops::db::Db;
 use brandops::migrate::migrate_all;
 use brandops::startup::Application;
 use brandops::tenants::TenantKind;
+use brandops::tenants::definition::load_demo;
 use brandops::tenants::provision::{TenantSpec, provision};
 use brandops::tenants::seed::seed_demo_if_empty;
 use brandops::{api, telemetry, tenants};
@@ -120,13 +121,21 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 &password,
             )
             .await?;
-            if seeded.is_empty() {
+            if seeded == 0 {
                 println!("The database already holds tenants: demo data not seeded again.");
             } else {
-                println!("Seeded the demo tenants. Sign in with (password: {password}):");
-                for s in &seeded {
-                    println!("  {:<26} {:<15} {}", s.email, s.role, s.client_id);
+                println!("Seeded the demo tenants.");
+            }
+            let (tenants, platform) = load_demo(&settings.tenants_dir.join("demo"))?;
+            println!("Demo sign-ins (password: {password}):");
+            for t in &tenants {
+                for a in &t.accounts {
+                    let role = a.role.as_deref().unwrap_or("?");
+                    println!("  {:<26} {:<15} {}", a.email, role, t.client_id);
                 }
+            }
+            for a in &platform.accounts {
+                println!("  {:<26} {:<15} (platform)", a.email, "platform_admin");
             }
             Ok(())
         }
