@@ -7,7 +7,9 @@ use tracing_subscriber::EnvFilter;
 pub fn init(json: bool) {
     let filter = EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,poem=warn"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
     // A second init (tests start several apps in one process) is harmless.
     let _ = if json {
         builder
