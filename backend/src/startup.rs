@@ -84,13 +84,42 @@ impl Application {
     /// Serves until SIGTERM or Ctrl-C, then lets in-flight requests finish.
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
         let app = routes(self.state.clone());
+        let janitor = tokio::spawn(sweep_expired(self.state.clone()));
         Server::new_with_acceptor(self.acceptor)
             .run_with_graceful_shutdown(app, shutdown_signal(), Some(Duration::from_secs(20)))
             .await?;
+        janitor.abort();
         self.state.db.app.close().await;
         self.state.db.owner.close().await;
         Ok(())
     }
+}
+
+/// Sweeps every ten minutes (see [`sweep_once`]).
+async fn sweep_expired(state: SharedState) {
+    let mut tick = tokio::time::interval(Duration::from_secs(600));
+    loop {
+        tick.tick().await;
+        if let Err(err) = sweep_once(&state).await {
+            tracing::warn!(error = %err, "sweeping expired sessions failed");
+        }
+    }
+}
+
+/// Deletes ended sessions and stale sign-in failure counters. The lookups
+/// already ignore them; this only keeps the tables small.
+pub async fn sweep_once(state: &SharedState) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "WITH s AS (DELETE FROM platform.sessions
+                    WHERE expires_at < now() OR last_seen_at < now() - make_interval(secs => $1))
+         DELETE FROM platform.login_throttle
+         WHERE window_start < now() - interval '1 day'
+           AND (locked_until IS NULL OR locked_until < now())",
+    )
+    .bind(state.settings.session_idle_timeout.as_secs_f64())
+    .execute(&state.db.app)
+    .await?;
+    Ok(())
 }
 
 async fn shutdown_signal() {

@@ -371,3 +371,38 @@ async fn passwords_are_stored_as_argon2id_with_the_required_parameters() {
         assert!(h.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{h}");
     }
 }
+
+#[tokio::test]
+async fn ended_sessions_and_stale_counters_are_swept() {
+    let app = spawn_app().await;
+    let live = app.login("admin@acme.test").await;
+    let idle = app.login("worker@acme.test").await;
+    sqlx::query(
+        "UPDATE platform.sessions SET last_seen_at = now() - interval '2 hours'
+         WHERE account_id = (SELECT id FROM platform.accounts WHERE email = 'worker@acme.test')",
+    )
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    sqlx::query("INSERT INTO platform.login_throttle (key, failures, window_start) VALUES ('ip:old', 3, now() - interval '2 days'), ('ip:new', 3, now())")
+        .execute(&app.owner)
+        .await
+        .unwrap();
+    // Idle past the timeout (1 h in tests): refused even before the sweep.
+    assert_eq!(
+        idle.get("/api/auth/session").await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    brandops::startup::sweep_once(&app.state).await.unwrap();
+    let sessions: i64 = sqlx::query_scalar("SELECT count(*) FROM platform.sessions")
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    assert_eq!(sessions, 1);
+    let keys: Vec<String> = sqlx::query_scalar("SELECT key FROM platform.login_throttle")
+        .fetch_all(&app.owner)
+        .await
+        .unwrap();
+    assert_eq!(keys, ["ip:new"]);
+    assert_eq!(live.get("/api/auth/session").await.0, StatusCode::OK);
+}

@@ -110,6 +110,8 @@ pub async fn load(
         "WITH touched AS (
              UPDATE platform.sessions SET last_seen_at = now()
              WHERE id_hash = $1 AND last_seen_at < now() - interval '60 seconds'
+               AND last_seen_at > now() - make_interval(secs => $2)
+               AND expires_at > now()
          )
          SELECT s.account_id, a.email, a.name, a.role, s.csrf_token,
                 t.id AS tenant_id, t.client_id, t.kind, t.schema_name, t.role_name
