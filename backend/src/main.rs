@@ -159,14 +159,7 @@ async fn tenant_command(settings: Settings, command: TenantCommand) -> anyhow::R
             modules,
         } => {
             let kind = TenantKind::parse(&kind).expect("clap checked the kind");
-            let modules = modules.unwrap_or_else(|| match kind {
-                TenantKind::Brand => tenants::MODULES
-                    .iter()
-                    .map(|(k, _)| (*k).to_string())
-                    .filter(|k| k != "client_tools")
-                    .collect(),
-                TenantKind::Client => vec!["client_tools".into()],
-            });
+            let modules = modules.unwrap_or_else(|| tenants::default_modules(kind));
             let spec = TenantSpec::parse(&client_id, &name, kind, None, user_limit, modules)
                 .map_err(fail)?;
             let password = NewPassword::parse(&admin_password).map_err(fail)?;

@@ -203,32 +203,8 @@ impl<E> GuardEndpoint<E> {
 )]
 pub struct SessionAuth(pub Arc<Session>);
 
-async fn authorize_session(req: &Request, _cookie: ApiKey) -> poem::Result<Arc<Session>> {
-    let state = req
-        .data::<SharedState>()
-        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("state missing")))?;
-    let ctx = req
-        .extensions()
-        .get::<RequestContext>()
-        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("guard missing")))?;
-    let Some(session) = ctx.session.clone() else {
-        return Err(ApiError::unauthenticated().into());
-    };
-    let allowed = state.access.allows(
-        session.role.as_str(),
-        &session.access_domain(),
-        req.original_uri().path(),
-        req.method().as_str(),
-    );
-    if !allowed {
-        return Err(ApiError::forbidden().into());
-    }
-    Ok(session)
-}
-
-/// For the operations anyone may call (sign-in, health): still asks the
-/// policy, with the caller's role or `anonymous`.
-pub fn authorize_public(req: &Request) -> Result<RequestContext, ApiError> {
+/// The state and the guard's context of a request that passed the guard.
+fn guarded(req: &Request) -> Result<(&SharedState, RequestContext), ApiError> {
     let state = req
         .data::<SharedState>()
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("state missing")))?;
@@ -237,16 +213,40 @@ pub fn authorize_public(req: &Request) -> Result<RequestContext, ApiError> {
         .get::<RequestContext>()
         .cloned()
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("guard missing")))?;
+    Ok((state, ctx))
+}
+
+/// Asks the policy whether `role` in `domain` may call this request's path
+/// and method.
+fn policy_allows(state: &SharedState, req: &Request, role: &str, domain: &str) -> bool {
+    state.access.allows(
+        role,
+        domain,
+        req.original_uri().path(),
+        req.method().as_str(),
+    )
+}
+
+async fn authorize_session(req: &Request, _cookie: ApiKey) -> poem::Result<Arc<Session>> {
+    let (state, ctx) = guarded(req)?;
+    let Some(session) = ctx.session else {
+        return Err(ApiError::unauthenticated().into());
+    };
+    if !policy_allows(state, req, session.role.as_str(), &session.access_domain()) {
+        return Err(ApiError::forbidden().into());
+    }
+    Ok(session)
+}
+
+/// For the operations anyone may call (sign-in, health): still asks the
+/// policy, with the caller's role or `anonymous`.
+pub fn authorize_public(req: &Request) -> Result<RequestContext, ApiError> {
+    let (state, ctx) = guarded(req)?;
     let (role, domain) = match &ctx.session {
         Some(s) => (s.role.as_str().to_string(), s.access_domain()),
         None => (ANONYMOUS.to_string(), "*".to_string()),
     };
-    if state.access.allows(
-        &role,
-        &domain,
-        req.original_uri().path(),
-        req.method().as_str(),
-    ) {
+    if policy_allows(state, req, &role, &domain) {
         Ok(ctx)
     } else {
         Err(ApiError::forbidden())

@@ -10,7 +10,7 @@ use poem_openapi::{ApiResponse, Object, OpenApi};
 use uuid::Uuid;
 
 use super::provision::{TenantSpec, provision};
-use super::{MODULES, TenantKind};
+use super::{TenantKind, default_modules};
 use crate::accounts::{Email, NewAccount, NewPassword, PersonName, Role};
 use crate::api::ApiTags;
 use crate::audit;
@@ -199,14 +199,7 @@ impl PlatformApi {
         body: Json<NewTenant>,
     ) -> Result<TenantCreated, TenantCreateError> {
         let body = body.0;
-        let modules = body.modules.unwrap_or_else(|| match body.kind {
-            TenantKind::Brand => MODULES
-                .iter()
-                .map(|(k, _)| (*k).to_string())
-                .filter(|k| k != "client_tools")
-                .collect(),
-            TenantKind::Client => vec!["client_tools".into()],
-        });
+        let modules = body.modules.unwrap_or_else(|| default_modules(body.kind));
         let spec = TenantSpec::parse(
             &body.client_id,
             &body.name,

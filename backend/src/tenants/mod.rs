@@ -124,6 +124,17 @@ pub const MODULES: &[(&str, &str)] = &[
     ("client_tools", "Client code tools"),
 ];
 
+/// The modules a new tenant gets when none are named: every brand module for
+/// a brand, the client code tools for a client.
+pub fn default_modules(kind: TenantKind) -> Vec<String> {
+    MODULES
+        .iter()
+        .map(|(key, _)| *key)
+        .filter(|key| (*key == "client_tools") == (kind == TenantKind::Client))
+        .map(str::to_string)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::Ident;
