@@ -6,7 +6,9 @@
 //! `allowedPaths` is read from the same policy, so the frontend never holds a
 //! copy of the role table.
 
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::RwLock;
 
 use anyhow::Context;
 use casbin::function_map::OperatorFunction;
@@ -18,7 +20,17 @@ pub const ANONYMOUS: &str = "anonymous";
 
 pub struct Access {
     enforcer: Enforcer,
+    /// Decisions already made. The policy does not change while the server
+    /// runs, and casbin evaluates its matcher (a rhai script) against every
+    /// policy row, so each (role, domain, path, action) is worked out once.
+    decisions: RwLock<HashMap<DecisionKey, bool>>,
 }
+
+type DecisionKey = (String, String, String, String);
+
+/// Paths carry ids, so the cache is bounded: past this many entries it starts
+/// over.
+const MAX_CACHED_DECISIONS: usize = 50_000;
 
 impl std::fmt::Debug for Access {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -88,11 +100,40 @@ impl Access {
             "domainMatch",
             OperatorFunction::Arg2(|r, p| domain_match(&dyn_str(r), &dyn_str(p)).into()),
         );
-        Ok(Self { enforcer })
+        Ok(Self {
+            enforcer,
+            decisions: RwLock::new(HashMap::new()),
+        })
     }
 
     /// May `role` in `domain` perform `act` on `obj`? Errors count as "no".
     pub fn allows(&self, role: &str, domain: &str, obj: &str, act: &str) -> bool {
+        let key = (
+            role.to_string(),
+            domain.to_string(),
+            obj.to_string(),
+            act.to_string(),
+        );
+        if let Some(&known) = self
+            .decisions
+            .read()
+            .ok()
+            .and_then(|d| d.get(&key).copied())
+            .as_ref()
+        {
+            return known;
+        }
+        let decision = self.evaluate(role, domain, obj, act);
+        if let Ok(mut cache) = self.decisions.write() {
+            if cache.len() >= MAX_CACHED_DECISIONS {
+                cache.clear();
+            }
+            cache.insert(key, decision);
+        }
+        decision
+    }
+
+    fn evaluate(&self, role: &str, domain: &str, obj: &str, act: &str) -> bool {
         match self.enforcer.enforce((role, domain, obj, act)) {
             Ok(allowed) => allowed,
             Err(err) => {
@@ -238,6 +279,20 @@ mod tests {
         assert!(!a.allows("admin", "brand:acme", "/clientA/dashboard", "view"));
         assert!(!a.allows("platform_admin", "platform", "/clientA/dashboard", "view"));
         assert!(!a.allows(ANONYMOUS, "*", "/", "view"));
+    }
+
+    #[tokio::test]
+    async fn cached_decisions_match_fresh_evaluation() {
+        let a = policy().await;
+        for role in ["admin", "manager", "worker", "employee", "platform_admin", ANONYMOUS] {
+            for path in ["/", "/printer", "/manage_org", "/clientA/x", "/api/client-auth", "/api/health"] {
+                for act in ["view", "GET", "POST"] {
+                    let first = a.allows(role, "brand:acme", path, act);
+                    assert_eq!(first, a.evaluate(role, "brand:acme", path, act));
+                    assert_eq!(first, a.allows(role, "brand:acme", path, act));
+                }
+            }
+        }
     }
 
     #[tokio::test]
