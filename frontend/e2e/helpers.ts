@@ -1,0 +1,92 @@
+import { expect, type Page, type TestInfo } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export const DEMO_PASSWORD = 'brandops-demo';
+
+export const demo = {
+  acmeAdmin: 'admin@acme.test',
+  acmeManager: 'manager@acme.test',
+  acmeWorker: 'worker@acme.test',
+  globexAdmin: 'admin@globex.test',
+  clientAAdmin: 'admin@clienta.test',
+  clientAEmployee: 'employee@clienta.test',
+  clientBAdmin: 'admin@clientb.test',
+  clientBEmployee: 'employee@clientb.test',
+  platform: 'platform@brandops.test',
+} as const;
+
+/** A name no other test (or earlier run) uses. */
+export function unique(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Signs in through the login page and waits until the app has left it. */
+export async function signIn(
+  page: Page,
+  email: string,
+  password = DEMO_PASSWORD,
+  path = '/auth/login',
+) {
+  await page.goto(path);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).not.toHaveURL(/\/auth\/login/);
+}
+
+export async function signOut(page: Page) {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/auth\/login$/);
+}
+
+/** The CSRF token the app keeps in local storage (for API calls made by a test). */
+export async function csrfToken(page: Page): Promise<string> {
+  const token = await page.evaluate(() => {
+    const raw = window.localStorage.getItem('root');
+    return raw
+      ? (JSON.parse(raw) as { state?: { auth?: { csrfToken?: string } } }).state?.auth?.csrfToken
+      : null;
+  });
+  if (!token) throw new Error('not signed in: no CSRF token in local storage');
+  return token;
+}
+
+/** Removes an account through the API, as the signed-in admin (test clean-up). */
+export async function removeUserByEmail(page: Page, email: string) {
+  const token = await csrfToken(page);
+  const list = await page.request.get('/api/account-info?action=otheraccountinfo');
+  const accounts = (await list.json()) as { id: string; email: string }[];
+  const account = accounts.find((a) => a.email === email);
+  if (!account) return;
+  const removed = await page.request.post('/api/client-auth', {
+    data: { action: 'removeuser', user_id: account.id },
+    headers: { 'x-csrf-token': token },
+  });
+  expect(removed.ok()).toBe(true);
+}
+
+/** Adds an account through the API, as the signed-in admin (test set-up). */
+export async function addUserViaApi(
+  page: Page,
+  user: { name: string; email: string; password: string; role: 'worker' | 'manager' },
+) {
+  const token = await csrfToken(page);
+  const added = await page.request.post('/api/client-auth', {
+    data: { action: 'adduser', ...user },
+    headers: { 'x-csrf-token': token },
+  });
+  expect(added.status(), await added.text()).toBe(201);
+}
+
+/** Saves a full-page screenshot under test-results/screenshots and attaches it to the report. */
+export async function screenshot(page: Page, testInfo: TestInfo, name: string) {
+  const path = join(
+    testInfo.config.projects[0]?.outputDir ?? 'test-results',
+    'screenshots',
+    `${name}.png`,
+  );
+  mkdirSync(dirname(path), { recursive: true });
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: 'image/png' });
+}

@@ -1,0 +1,181 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import type { SessionInfo } from '@/lib/api/types';
+import { json, mockApi } from '@/testing/mock-api';
+import { adminSession, signInAs } from '@/testing/render';
+import { initialData, useAppStore } from '@/stores/app-store';
+import { routes } from './router';
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(<RouterProvider router={router} />);
+  return router;
+}
+
+const workerSession: SessionInfo = {
+  user: {
+    id: 'u-w',
+    name: 'Wendy Worker',
+    email: 'worker@acme.test',
+    role: 'worker',
+    clientId: 'acme',
+  },
+  csrfToken: 'csrf-w',
+  allowedPaths: ['/', '/ui/table', '/products', '/profile', '/products/Add_product'],
+};
+
+const clientAEmployee: SessionInfo = {
+  user: {
+    id: 'u-e',
+    name: 'Eli Employee',
+    email: 'employee@clienta.test',
+    role: 'employee',
+    clientId: 'clientA',
+  },
+  csrfToken: 'csrf-e',
+  allowedPaths: ['/', '/clientA', '/gme', '/profile', '/settings'],
+};
+
+beforeEach(() => {
+  useAppStore.setState(initialData());
+  window.localStorage.clear();
+});
+
+describe('routes and guards', () => {
+  it('sends a signed-out visitor to /auth/login, remembering the page', async () => {
+    const router = renderAt('/manage_org');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'));
+    expect(router.state.location.search).toBe('?redirectTo=%2Fmanage_org');
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('sends a signed-in user away from /auth/login to /', async () => {
+    signInAs(adminSession);
+    mockApi({});
+    const router = renderAt('/auth/login');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('sends unknown paths to /auth/404, signed in or not', async () => {
+    let router = renderAt('/no/such/page');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth/404'));
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+
+    signInAs(adminSession);
+    router = renderAt('/productsX');
+    // /productsX is not a route: 404 comes before any access decision.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth/404'));
+  });
+
+  it('sends a worker at /manage_org to /unauthorized', async () => {
+    signInAs(workerSession);
+    const router = renderAt('/manage_org');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/unauthorized'));
+    expect(
+      await screen.findByRole('heading', { name: 'You do not have access to this page' }),
+    ).toBeInTheDocument();
+  });
+
+  it('sends a clientA employee at /clientB/dashboard to /unauthorized', async () => {
+    signInAs(clientAEmployee);
+    const router = renderAt('/clientB/dashboard');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/unauthorized'));
+  });
+
+  it('lets a clientA employee into /clientA/dashboard, which is honestly not available yet', async () => {
+    signInAs(clientAEmployee);
+    const router = renderAt('/clientA/dashboard');
+    expect(await screen.findByTestId('not-available')).toHaveTextContent('Not available yet');
+    expect(router.state.location.pathname).toBe('/clientA/dashboard');
+  });
+
+  it('matches routes case-insensitively', async () => {
+    signInAs(workerSession);
+    renderAt('/PRODUCTS/');
+    expect(await screen.findByTestId('not-available')).toHaveTextContent('Products');
+  });
+
+  it('shows only allowed pages in the sidebar', async () => {
+    signInAs(workerSession);
+    renderAt('/products');
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    const labels = Array.from(nav.querySelectorAll('a')).map((a) => a.textContent);
+    expect(labels).toEqual(['Dashboard', 'Usage', 'Products', 'Profile']);
+  });
+
+  it('sends the user to login when another tab signed out', async () => {
+    signInAs(workerSession);
+    const router = renderAt('/products');
+    await screen.findByTestId('not-available');
+    window.localStorage.removeItem('root');
+    await act(() => router.navigate('/profile'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'));
+    expect(useAppStore.getState().auth.user).toBeNull();
+  });
+
+  it('signs in and goes back to the page that was asked for', async () => {
+    const { calls } = mockApi({
+      'POST /api/auth/login': () =>
+        json(200, { user: adminSession.user, csrfToken: adminSession.csrfToken }),
+      'GET /api/auth/session': () => json(200, adminSession),
+      'GET /api/me/preferences': () => json(200, { theme: 'dark', landingPage: '/ui/table' }),
+      'GET /api/account-info': () => json(200, []),
+    });
+    const router = renderAt('/auth/login?redirectTo=%2Fmanage_org');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Email'), 'admin@acme.test');
+    await user.type(screen.getByLabelText('Password'), 'brandops-demo');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/manage_org'));
+    expect(calls[0]!.body).toEqual({ email: 'admin@acme.test', password: 'brandops-demo' });
+    expect(useAppStore.getState().auth.preferences?.theme).toBe('dark');
+    // Nothing but the auth state is stored, and no password.
+    expect(window.localStorage.getItem('root')).not.toContain('brandops-demo');
+  });
+
+  it('lands on the preferred landing page after signing in', async () => {
+    mockApi({
+      'POST /api/auth/login': () =>
+        json(200, { user: adminSession.user, csrfToken: adminSession.csrfToken }),
+      'GET /api/auth/session': () => json(200, adminSession),
+      'GET /api/me/preferences': () => json(200, { theme: 'light', landingPage: '/ui/table' }),
+      'GET /api/organisation': () => json(500, { error: 'x', code: 'internal' }),
+    });
+    const router = renderAt('/auth/login');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Email'), 'admin@acme.test');
+    await user.type(screen.getByLabelText('Password'), 'brandops-demo');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/ui/table'));
+  });
+
+  it('shows the server message on a failed sign-in and clears the password', async () => {
+    mockApi({
+      'POST /api/auth/login': () =>
+        json(401, { error: 'Invalid email or password.', code: 'invalid_credentials' }),
+    });
+    renderAt('/auth/login');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Email'), 'admin@acme.test');
+    await user.type(screen.getByLabelText('Password'), 'wrong-password');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password.');
+    expect(screen.getByLabelText('Password')).toHaveValue('');
+    expect(useAppStore.getState().auth.csrfToken).toBeNull();
+  });
+
+  it('shows the error screen when a page crashes', async () => {
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const Boom = () => {
+      throw new Error('boom');
+    };
+    const router = createMemoryRouter(
+      [{ errorElement: routes[0]!.errorElement, children: [{ path: '/', element: <Boom /> }] }],
+      { initialEntries: ['/'] },
+    );
+    render(<RouterProvider router={router} />);
+    expect(await screen.findByText('Sorry.. there was an error')).toBeInTheDocument();
+    spy.mockRestore();
+  });
+});

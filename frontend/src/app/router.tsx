@@ -1,0 +1,123 @@
+import { Navigate, Outlet, createBrowserRouter, type RouteObject } from 'react-router';
+import { ErrorScreen } from '@/components/errors/error-screen';
+import { NotFoundPage } from '@/components/errors/not-found-page';
+import { Splash } from '@/components/layout/splash';
+import { NotAvailablePage } from '@/components/not-available/not-available-page';
+import type { PlannedModuleKey } from '@/config/modules';
+import { paths } from '@/config/paths';
+import { AccessGuard } from './guards/access-guard';
+import { BlankLayout } from './layouts/blank-layout';
+import { MainLayout } from './layouts/main-layout';
+
+/** A route of a module a later issue builds: the shared "not available yet" page. */
+function planned(path: string, module: PlannedModuleKey): RouteObject {
+  return { path, element: <NotAvailablePage module={module} /> };
+}
+
+const toNotFound = <Navigate to={paths.auth.notFound.href()} replace />;
+
+/** Paths are relative to their parent; `paths` has the absolute spelling. */
+const rel = (path: string) => path.replace(/^\//, '');
+
+/**
+ * Every route of the spec (§2): the main layout behind the access guard, the
+ * client-scoped areas behind the guard with their client, and the blank
+ * layout. Built pages are split into their own chunks.
+ */
+export const routes: RouteObject[] = [
+  {
+    element: <Outlet />,
+    errorElement: <ErrorScreen />,
+    HydrateFallback: Splash,
+    children: [
+      {
+        element: <AccessGuard />,
+        children: [
+          {
+            element: <MainLayout />,
+            children: [
+              { index: true, lazy: () => import('./routes/dashboard') },
+              planned(rel(paths.erp.path), 'erp'),
+              planned(rel(paths.erpInventory.path), 'erp'),
+              planned(rel(paths.erpFinance.path), 'invoices'),
+              planned(rel(paths.erpDatabase.path), 'database'),
+              planned(rel(paths.printLabels.path), 'labels'),
+              planned(rel(paths.calendar.path), 'calendar'),
+              planned(rel(paths.organizer.path), 'organizer'),
+              planned(rel(paths.products.path), 'products'),
+              planned(rel(paths.productAdd.path), 'productAdd'),
+              planned(rel(paths.productEdit.path), 'productEdit'),
+              planned(rel(paths.productDetail.path), 'productDetail'),
+              { path: rel(paths.profile.path), lazy: () => import('./routes/profile') },
+              planned(rel(paths.procurement.path), 'procurement'),
+              { path: rel(paths.usage.path), lazy: () => import('./routes/usage') },
+              planned(rel(paths.inventory.path), 'inventory'),
+              planned(rel(paths.qaCompliance.path), 'qa'),
+              planned(rel(paths.manufacturing.path), 'manufacturing'),
+              planned(rel(paths.logistics.path), 'logistics'),
+              planned(rel(paths.dpp.path), 'dpp'),
+              planned(rel(paths.sales.path), 'sales'),
+              planned(rel(paths.pricing.path), 'pricing'),
+              planned(rel(paths.financial.path), 'financial'),
+              planned(rel(paths.printer.path), 'printer'),
+              {
+                path: rel(paths.adminDashboard.path),
+                lazy: () => import('./routes/admin-dashboard'),
+              },
+              {
+                path: rel(paths.configuration.path),
+                lazy: () => import('./routes/configuration'),
+              },
+              { path: rel(paths.iconsSolar.path), lazy: () => import('./routes/icons-solar') },
+              { path: rel(paths.settings.path), lazy: () => import('./routes/settings') },
+              { path: rel(paths.terms.path), lazy: () => import('./routes/terms') },
+              { path: rel(paths.privacy.path), lazy: () => import('./routes/privacy') },
+              planned(rel(paths.gmeCodeDownload.path), 'gmeCodeDownload'),
+              planned(rel(paths.gmeBatchUpdate.path), 'gmeBatchUpdate'),
+              planned(rel(paths.pmbiCodeDownload.path), 'pmbiCodeDownload'),
+              planned(rel(paths.pmbiBatchUpdate.path), 'pmbiBatchUpdate'),
+              { path: rel(paths.manageOrg.path), lazy: () => import('./routes/manage-org') },
+              {
+                path: rel(paths.clientA.root.path),
+                element: <AccessGuard clientArea="clientA" />,
+                children: [
+                  { index: true, element: <Navigate to={paths.clientA.root.href()} replace /> },
+                  planned('dashboard', 'clientADashboard'),
+                  planned('reports', 'clientAReports'),
+                  { path: '*', element: toNotFound },
+                ],
+              },
+              {
+                path: rel(paths.clientB.root.path),
+                element: <AccessGuard clientArea="clientB" />,
+                children: [
+                  { index: true, element: <Navigate to={paths.clientB.root.href()} replace /> },
+                  planned('dashboard', 'clientBDashboard'),
+                  { path: '*', element: toNotFound },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      {
+        element: <BlankLayout />,
+        children: [
+          {
+            element: <AccessGuard />,
+            children: [{ path: rel(paths.auth.login.path), lazy: () => import('./routes/login') }],
+          },
+          { path: rel(paths.auth.notFound.path), element: <NotFoundPage /> },
+          { path: rel(paths.notFound.path), element: <NotFoundPage /> },
+          { path: rel(paths.unauthorized.path), lazy: () => import('./routes/unauthorized') },
+          planned(rel(paths.processMapping.path), 'processMapping'),
+          { path: '*', element: toNotFound },
+        ],
+      },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

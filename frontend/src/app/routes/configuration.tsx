@@ -1,0 +1,5 @@
+import { ConfigurationPage } from '@/features/organisation/components/configuration-page';
+
+export function Component() {
+  return <ConfigurationPage />;
+}

@@ -1,0 +1,5 @@
+import { AllUsersPage } from '@/features/users/components/all-users-page';
+
+export function Component() {
+  return <AllUsersPage />;
+}

@@ -1,0 +1,5 @@
+import { UsagePage } from '@/features/organisation/components/usage-page';
+
+export function Component() {
+  return <UsagePage />;
+}

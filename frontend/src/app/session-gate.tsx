@@ -1,0 +1,81 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { toast } from 'react-toastify';
+import { StatusPage } from '@/components/errors/status-page';
+import { Splash } from '@/components/layout/splash';
+import { loadSession, restoreSession } from '@/features/auth/api/auth-api';
+import { onSessionEnded } from '@/lib/api/client';
+import { PERSIST_KEY, useAppStore } from '@/stores/app-store';
+import { DangerTriangleIcon } from '@solar-icons/react/linear/danger-triangle';
+
+type GateState = 'pending' | 'ready' | 'unreachable';
+
+/**
+ * Holds the app until the persisted sign-in is restored and confirmed by the
+ * server (or found missing), so no guard decides on half the facts.
+ */
+export function SessionGate({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<GateState>('pending');
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let cancelled = false;
+    void restoreSession().then((outcome) => {
+      if (!cancelled) setState(outcome === 'unreachable' ? 'unreachable' : 'ready');
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [attempt]);
+
+  useEffect(
+    () =>
+      onSessionEnded(() => {
+        toast.info('Your session has ended. Please sign in again.', { toastId: 'session-ended' });
+      }),
+    [],
+  );
+
+  // Another tab signed in or out: follow it.
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key !== PERSIST_KEY && event.key !== null) return;
+      const before = useAppStore.getState().auth.csrfToken;
+      void Promise.resolve(useAppStore.persist.rehydrate()).then(() => {
+        const after = useAppStore.getState().auth.csrfToken;
+        if (after && after !== before) void loadSession();
+      });
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, []);
+
+  if (state === 'pending') return <Splash />;
+  if (state === 'unreachable') {
+    return (
+      <div className="blank">
+        <StatusPage
+          icon={<DangerTriangleIcon />}
+          title="brandops cannot reach its server"
+          actions={
+            <button
+              type="button"
+              className="btn btn--primary"
+              onClick={() => {
+                setState('pending');
+                setAttempt((a) => a + 1);
+              }}
+            >
+              Try again
+            </button>
+          }
+        >
+          <p>
+            Check your connection. If it is fine, the server may be restarting; try again in a
+            moment.
+          </p>
+        </StatusPage>
+      </div>
+    );
+  }
+  return children;
+}

@@ -1,0 +1,77 @@
+/**
+ * Modules whose screens a later issue builds (spec §1, §2). Their routes exist
+ * now and show one honest "not available yet" page that says what the module
+ * will do; none of them shows data.
+ */
+export const plannedModules = {
+  dashboard: {
+    title: 'Scan analytics',
+    summary: 'Scans of your codes over time and by place, reviews, and the QR codes left.',
+  },
+  erp: {
+    title: 'ERP',
+    summary: 'One view of stock, orders and finance across the ERP modules.',
+  },
+  invoices: { title: 'Invoices', summary: 'Issue, send and follow up invoices.' },
+  database: {
+    title: 'Database playground',
+    summary: 'Read-only queries over your organisation’s own data, for admins.',
+  },
+  labels: {
+    title: 'Label printing',
+    summary: 'Design labels with serialized QR codes (GS1 Digital Link) and print them.',
+  },
+  calendar: { title: 'Calendar', summary: 'Production, delivery and audit dates in one calendar.' },
+  organizer: { title: 'Task board', summary: 'A kanban board for your team’s work.' },
+  products: {
+    title: 'Products',
+    summary: 'Your product catalogue: names, SKUs, images, descriptions and sample codes.',
+  },
+  productDetail: {
+    title: 'Product detail',
+    summary: 'One product with its codes, scans, passport and journey.',
+  },
+  productAdd: { title: 'Add product', summary: 'Add a product to your catalogue.' },
+  productEdit: { title: 'Edit product', summary: 'Change a product’s details.' },
+  procurement: { title: 'Procurement', summary: 'Suppliers, purchase orders and receipts.' },
+  inventory: { title: 'Inventory', summary: 'Stock by item, lot and location.' },
+  qa: { title: 'QA and compliance', summary: 'Inspections, deviations and certificates.' },
+  manufacturing: { title: 'Manufacturing', summary: 'Work orders, batches and output.' },
+  logistics: { title: 'Logistics', summary: 'Shipments, carriers and deliveries.' },
+  dpp: {
+    title: 'Digital product passport',
+    summary: 'The passport a consumer sees when scanning a product’s code.',
+  },
+  sales: { title: 'Sales', summary: 'Customers, orders and order quantities.' },
+  pricing: { title: 'Pricing', summary: 'Price lists and discounts.' },
+  financial: { title: 'Financial metrics', summary: 'Revenue, costs and margins.' },
+  printer: { title: 'Printing dashboard', summary: 'Print jobs and printer status.' },
+  gmeCodeDownload: {
+    title: 'Code selector',
+    summary: 'Select and download serialized codes for Client A’s batches.',
+  },
+  gmeBatchUpdate: {
+    title: 'Batch update (file upload)',
+    summary: 'Update batch data for Client A’s codes from an uploaded file.',
+  },
+  pmbiCodeDownload: {
+    title: 'Bulk code download',
+    summary: 'Download Client B’s codes in bulk.',
+  },
+  pmbiBatchUpdate: {
+    title: 'Batch update (manual entry)',
+    summary: 'Enter batch data for Client B’s codes by hand.',
+  },
+  clientADashboard: {
+    title: 'Client A dashboard',
+    summary: 'Choose a product by its CIN to see and work with its codes.',
+  },
+  clientAReports: { title: 'Client A reports', summary: 'Upload report files for Client A.' },
+  clientBDashboard: { title: 'Client B dashboard', summary: 'Upload files for Client B.' },
+  processMapping: {
+    title: 'Process mapping',
+    summary: 'A map of how your products move from production to the consumer.',
+  },
+} as const satisfies Record<string, { title: string; summary: string }>;
+
+export type PlannedModuleKey = keyof typeof plannedModules;

@@ -1,0 +1,69 @@
+import { ChartSquareIcon } from '@solar-icons/react/linear/chart-square';
+import { Link } from 'react-router';
+import { PageHeader } from '@/components/ui/page-header';
+import { navigation } from '@/config/navigation';
+import { plannedModules } from '@/config/modules';
+import { paths } from '@/config/paths';
+import { useCanOpen } from '@/hooks/use-access';
+import { roleLabel } from '@/lib/format';
+import { useAppStore } from '@/stores/app-store';
+
+function greeting(now: Date): string {
+  const hour = now.getHours();
+  if (hour < 12) return 'Good morning';
+  if (hour < 18) return 'Good afternoon';
+  return 'Good evening';
+}
+
+/**
+ * `/`: a start page with shortcuts to what this user may open. The scan
+ * analytics that will live here arrive with their module; until then the page
+ * says so instead of showing numbers.
+ */
+export function DashboardPage() {
+  const user = useAppStore((s) => s.auth.user);
+  const canOpen = useCanOpen();
+  const shortcuts = navigation
+    .flatMap((section) => section.items)
+    .filter((item) => item.href !== paths.home.href() && canOpen(item.path, item.clientArea));
+  const firstName = user?.name.split(/\s+/)[0] ?? '';
+
+  return (
+    <>
+      <PageHeader
+        title={`${greeting(new Date())}${firstName ? `, ${firstName}` : ''}`}
+        description={
+          user
+            ? `Signed in as ${roleLabel(user.role)}${user.clientId ? ` at ${user.clientId}` : ''}.`
+            : undefined
+        }
+      />
+      <section className="card" aria-labelledby="dash-analytics">
+        <h2 className="card__title" id="dash-analytics">
+          <ChartSquareIcon aria-hidden="true" /> {plannedModules.dashboard.title}
+        </h2>
+        <p className="muted">
+          Not available yet: {plannedModules.dashboard.summary} It arrives in a later release;
+          nothing on this page is sample data.
+        </p>
+      </section>
+      <section aria-labelledby="dash-shortcuts" className="section">
+        <h2 id="dash-shortcuts" className="card__title">
+          Go to
+        </h2>
+        <div className="card-grid">
+          {shortcuts.map(({ label, href, icon: Icon }) => (
+            <Link key={href} to={href} className="card card--link">
+              <span className="card__icon" aria-hidden="true">
+                <Icon />
+              </span>
+              <span>
+                <strong>{label}</strong>
+              </span>
+            </Link>
+          ))}
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,143 @@
+import { PenIcon } from '@solar-icons/react/linear/pen';
+import { TrashBinTrashIcon } from '@solar-icons/react/linear/trash-bin-trash';
+import { UserPlusRoundedIcon } from '@solar-icons/react/linear/user-plus-rounded';
+import { UsersGroupRoundedIcon } from '@solar-icons/react/linear/users-group-rounded';
+import { useEffect, useState } from 'react';
+import { toast } from 'react-toastify';
+import { ErrorAlert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { PageHeader } from '@/components/ui/page-header';
+import { LoadingBlock } from '@/components/ui/spinner';
+import type { OrgUser } from '@/lib/api/types';
+import { roleLabel } from '@/lib/format';
+import { useAppStore } from '@/stores/app-store';
+import { loadOrgUsers, removeOrgUser } from '../api/users-api';
+import { userMessages } from '../messages';
+import { AddUserModal } from './add-user-modal';
+import { UpdatePasswordModal } from './update-password-modal';
+
+/** `/manage_org`: the organisation's users (spec §2, §5, §8). */
+export function AllUsersPage() {
+  const users = useAppStore((s) => s.users);
+  const [adding, setAdding] = useState(false);
+  const [passwordFor, setPasswordFor] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<OrgUser | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+
+  useEffect(() => {
+    void loadOrgUsers();
+  }, []);
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    setDeleteBusy(true);
+    const ok = await removeOrgUser(deleting.id);
+    setDeleteBusy(false);
+    setDeleting(null);
+    if (ok) toast.success(userMessages.deleted);
+    else toast.error(userMessages.deleteFailed);
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="All Users"
+        description="People of your organisation who can sign in to brandops."
+        actions={
+          <Button onClick={() => setAdding(true)}>
+            <UserPlusRoundedIcon />
+            Add User
+          </Button>
+        }
+      />
+
+      {users.status === 'failed' ? (
+        <ErrorAlert>
+          {users.error}{' '}
+          <button type="button" className="btn btn--secondary" onClick={() => void loadOrgUsers()}>
+            Try again
+          </button>
+        </ErrorAlert>
+      ) : null}
+
+      {users.status === 'loading' && users.data.length === 0 ? (
+        <LoadingBlock label="Loading users…" />
+      ) : null}
+
+      {users.status === 'succeeded' && users.data.length === 0 ? (
+        <div className="card empty">
+          <UsersGroupRoundedIcon />
+          <p>No other users yet. Add the people who work with you.</p>
+        </div>
+      ) : null}
+
+      {users.data.length > 0 ? (
+        <div className="table-wrap">
+          <table className="table" aria-label="Users">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col" className="actions">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.data.map((user) => (
+                <tr key={user.id}>
+                  <td>{user.name}</td>
+                  <td>{user.email}</td>
+                  <td>
+                    <span className={`badge ${user.role === 'admin' ? 'badge--primary' : ''}`}>
+                      {roleLabel(user.role)}
+                    </span>
+                  </td>
+                  <td className="actions">
+                    <button
+                      type="button"
+                      className="icon-btn"
+                      title="Update Password"
+                      aria-label={`Update Password for ${user.name}`}
+                      onClick={() => setPasswordFor(user.email)}
+                    >
+                      <PenIcon />
+                    </button>
+                    <button
+                      type="button"
+                      className="icon-btn icon-btn--danger"
+                      title="Delete User"
+                      aria-label={`Delete User ${user.name}`}
+                      onClick={() => setDeleting(user)}
+                    >
+                      <TrashBinTrashIcon />
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+
+      <AddUserModal open={adding} onClose={() => setAdding(false)} />
+      <UpdatePasswordModal email={passwordFor} onClose={() => setPasswordFor(null)} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete User"
+        message={userMessages.confirmDelete}
+        detail={
+          deleting
+            ? `${deleting.name} (${deleting.email}) will no longer be able to sign in.`
+            : null
+        }
+        confirmLabel="Delete"
+        busy={deleteBusy}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleting(null)}
+      />
+    </>
+  );
+}

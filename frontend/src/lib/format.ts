@@ -1,0 +1,19 @@
+/** `platform_admin` → `Platform admin`. */
+export function roleLabel(role: string): string {
+  const words = role.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const numberFormat = new Intl.NumberFormat();
+
+/** A date for people; the raw value when it is not a date. */
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : dateFormat.format(date);
+}
+
+export function formatNumber(value: number): string {
+  return numberFormat.format(value);
+}
