@@ -1,10 +1,11 @@
 //! `make bench`: measures, in one run on one machine, and writes
 //! docs/benchmarks.md:
 //! - sign-in throughput (argon2id bound), and
-//! - a session-checked, tenant-scoped read (`GET /api/me/preferences`: session
-//!   lookup, `SET LOCAL ROLE` + `search_path` transaction, the read) against
-//!   the same read on a plain pooled connection behind the same HTTP stack,
-//!   reported as a ratio. Target: ≥ 0.75.
+//! - a session-checked, tenant-scoped read (`GET /api/me/preferences`: the
+//!   guard's session lookup, the policy check, a `SET LOCAL ROLE` +
+//!   `search_path` transaction, the read) against the same session-checked
+//!   read on a plain pooled connection (same guard, no transaction, no role
+//!   switch), reported as a ratio. Target: ≥ 0.75.
 //!
 //! Never run by `make test`; timings do not belong in tests.
 
@@ -12,12 +13,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use brandops::auth::guard::Guard;
 use brandops::config::Settings;
 use brandops::db::Db;
 use brandops::migrate::migrate_all;
 use brandops::startup::Application;
 use brandops::tenants::seed::seed_demo_if_empty;
 use poem::listener::{Acceptor, Listener, TcpListener};
+use poem::middleware::CookieJarManager;
 use poem::web::{Data, Json};
 use poem::{EndpointExt, Route, Server, get, handler};
 use serde_json::{Value, json};
@@ -28,17 +31,23 @@ const READ_SECONDS: u64 = 5;
 const LOGIN_SECONDS: u64 = 5;
 const ROUNDS: usize = 3;
 
+/// The baseline: the same guard (session lookup from the private cookie),
+/// then the same read on a plain pooled connection: no transaction, no role
+/// switch, the schema named in the query.
 #[handler]
-async fn plain_read(Data(ctx): Data<&(PgPool, uuid::Uuid)>) -> Json<Value> {
+async fn plain_read(req: &poem::Request, Data(pool): Data<&PgPool>) -> poem::Result<Json<Value>> {
+    let session = brandops::auth::guard::context(req)
+        .session
+        .ok_or_else(|| poem::Error::from_status(poem::http::StatusCode::UNAUTHORIZED))?;
     let row: Option<(String, String)> = sqlx::query_as(
         "SELECT theme, landing_page FROM brand_acme.user_preferences WHERE account_id = $1",
     )
-    .bind(ctx.1)
-    .fetch_optional(&ctx.0)
+    .bind(session.account_id)
+    .fetch_optional(pool)
     .await
     .unwrap();
     let (theme, landing) = row.unwrap_or_else(|| ("system".into(), "/".into()));
-    Json(json!({"theme": theme, "landingPage": landing}))
+    Ok(Json(json!({"theme": theme, "landingPage": landing})))
 }
 
 async fn hammer(clients: Vec<reqwest::Client>, url: String, seconds: u64) -> f64 {
@@ -141,15 +150,11 @@ async fn main() {
     settings.password_hash_concurrency = 2;
     let app = Application::build(settings).await.unwrap();
     let base = format!("http://127.0.0.1:{}", app.port());
+    let state = app.state();
     tokio::spawn(app.run_until_stopped());
 
     // The baseline: the same read, same poem + HTTP stack, on a plain pool
     // (no session, no transaction, no role switch).
-    let admin_id: uuid::Uuid =
-        sqlx::query_scalar("SELECT id FROM platform.accounts WHERE email = 'admin@acme.test'")
-            .fetch_one(&owner)
-            .await
-            .unwrap();
     let plain_pool = sqlx::postgres::PgPoolOptions::new()
         .max_connections(CONCURRENCY as u32)
         .connect(&db_url)
@@ -162,14 +167,18 @@ async fn main() {
     let plain_port = acceptor.local_addr()[0].as_socket_addr().unwrap().port();
     let plain_app = Route::new()
         .at("/plain", get(plain_read))
-        .data((plain_pool, admin_id));
+        .with(Guard::new(state.clone()))
+        .with(CookieJarManager::new())
+        .data(plain_pool)
+        .data(state);
     tokio::spawn(Server::new_with_acceptor(acceptor).run(plain_app));
 
     let mut tenant_clients = Vec::new();
     for _ in 0..CONCURRENCY {
         tenant_clients.push(login(&base, "admin@acme.test").await);
     }
-    let plain_clients: Vec<_> = (0..CONCURRENCY).map(|_| reqwest::Client::new()).collect();
+    // The same signed-in clients for both paths (the cookie is per host).
+    let plain_clients = tenant_clients.clone();
     let tenant_url = format!("{base}/api/me/preferences");
     let plain_url = format!("http://127.0.0.1:{plain_port}/plain");
     // Warm up both paths.
@@ -227,10 +236,10 @@ async fn main() {
          - Build: release (`cargo bench`), {CONCURRENCY} concurrent HTTP clients on the same machine, \
          {ROUNDS} rounds of {READ_SECONDS} s per read path (median shown), baseline and tenant path alternating.\n\n\
          | measurement | requests/s | runs |\n|---|---:|---|\n\
-         | plain read: `SELECT` on a pooled connection behind the same poem stack (baseline) | {plain:.0} | {pr} |\n\
-         | tenant-scoped read: `GET /api/me/preferences` (session lookup, `BEGIN; SET LOCAL ROLE; set_config(search_path)` in one round trip, the `SELECT`, `COMMIT`) | {tenant:.0} | {tr} |\n\
+         | baseline: the same guard (session lookup), then the `SELECT` on a plain pooled connection | {plain:.0} | {pr} |\n\
+         | tenant-scoped read: `GET /api/me/preferences` (session lookup, policy check, `BEGIN; SET LOCAL ROLE; set_config(search_path)` in one round trip, the `SELECT`, end of transaction) | {tenant:.0} | {tr} |\n\
          | sign-in: `POST /api/auth/login` (argon2id m=19456 KiB, t=2, p=1; 4 clients) | {login_rate:.1} | |\n\n\
-         **Tenant-scoped read / plain read = {ratio:.2}** (target ≥ 0.75: {verdict} it).\n",
+         **Tenant-scoped read / baseline = {ratio:.2}** (target ≥ 0.75: {verdict} it).\n",
         machine = machine(),
         date = chrono::Utc::now().format("%Y-%m-%d %H:%M UTC"),
         pr = fmt(&plain_runs),

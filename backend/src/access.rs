@@ -284,8 +284,22 @@ mod tests {
     #[tokio::test]
     async fn cached_decisions_match_fresh_evaluation() {
         let a = policy().await;
-        for role in ["admin", "manager", "worker", "employee", "platform_admin", ANONYMOUS] {
-            for path in ["/", "/printer", "/manage_org", "/clientA/x", "/api/client-auth", "/api/health"] {
+        for role in [
+            "admin",
+            "manager",
+            "worker",
+            "employee",
+            "platform_admin",
+            ANONYMOUS,
+        ] {
+            for path in [
+                "/",
+                "/printer",
+                "/manage_org",
+                "/clientA/x",
+                "/api/client-auth",
+                "/api/health",
+            ] {
                 for act in ["view", "GET", "POST"] {
                     let first = a.allows(role, "brand:acme", path, act);
                     assert_eq!(first, a.evaluate(role, "brand:acme", path, act));

@@ -13,6 +13,7 @@ use crate::api::ApiTags;
 use crate::audit;
 use crate::auth::SessionAuth;
 use crate::auth::guard::context;
+use crate::db::end_read_only;
 use crate::error::ApiError;
 use crate::error_responses;
 use crate::state::SharedState;
@@ -214,7 +215,7 @@ impl MeApi {
         .bind(auth.0.account_id)
         .fetch_optional(&mut *tx)
         .await?;
-        tx.commit().await?;
+        end_read_only(tx);
         Ok(PreferencesOk::Ok(Json(row.map_or_else(
             Preferences::default,
             |(t, l)| Preferences {

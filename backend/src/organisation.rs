@@ -10,6 +10,7 @@ use crate::api::ApiTags;
 use crate::audit;
 use crate::auth::SessionAuth;
 use crate::auth::guard::context;
+use crate::db::end_read_only;
 use crate::error::ApiError;
 use crate::error_responses;
 use crate::state::SharedState;
@@ -78,7 +79,7 @@ impl OrganisationApi {
         let name: String = sqlx::query_scalar("SELECT display_name FROM org_settings")
             .fetch_one(&mut *tx)
             .await?;
-        tx.commit().await?;
+        end_read_only(tx);
         Ok(Organisation {
             client_id: tenant.client_id.clone(),
             name,
