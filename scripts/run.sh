@@ -44,6 +44,7 @@ fi
 export COOKIE_SECRET
 
 export PORT="${PORT:-8080}"
+export LOG_FORMAT="${LOG_FORMAT:-pretty}"
 export FRONTEND_DIR="${FRONTEND_DIR:-$ROOT/frontend/dist}"
 export TENANTS_DIR="${TENANTS_DIR:-$ROOT/tenants}"
 
