@@ -60,7 +60,7 @@ export default tseslint.config(
     plugins: { import: importPlugin },
     settings: {
       'import/resolver': {
-        typescript: { project: './tsconfig.json' },
+        typescript: { project: ['./tsconfig.app.json', './tsconfig.node.json'] },
         node: true,
       },
       'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
