@@ -413,3 +413,40 @@ async fn the_cli_onboards_lists_and_suspends_tenants() {
         .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
 }
+
+#[tokio::test]
+async fn a_recreated_database_of_the_same_name_can_be_set_up_again() {
+    let url = common::fresh_database().await;
+    let setup = |url: String| async move {
+        let (owner, names) = brandops::db::Db::connect_owner(&url).await.unwrap();
+        brandops::migrate::migrate_all(&owner, &names)
+            .await
+            .unwrap();
+        let seeded = brandops::tenants::seed::seed_demo_if_empty(
+            &owner,
+            &names,
+            &common::repo_root().join("tenants/demo"),
+            common::DEMO_PASSWORD,
+        )
+        .await
+        .unwrap();
+        owner.close().await;
+        seeded
+    };
+    assert_eq!(setup(url.clone()).await, 9);
+    // Drop and recreate it: its tenant roles (cluster-wide) are left behind.
+    let name = url.rsplit('/').next().unwrap().to_string();
+    let admin = sqlx::PgPool::connect(&std::env::var("TEST_DATABASE_URL").unwrap())
+        .await
+        .unwrap();
+    for sql in [
+        format!("DROP DATABASE {name} WITH (FORCE)"),
+        format!("CREATE DATABASE {name}"),
+    ] {
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&admin)
+            .await
+            .unwrap();
+    }
+    assert_eq!(setup(url.clone()).await, 9);
+}

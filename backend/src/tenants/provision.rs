@@ -170,9 +170,11 @@ pub async fn provision_in(
         None => ApiError::from(e),
     })?;
 
-    // A schema or role of that name may exist outside our tables (left by hand,
-    // or another database in the cluster): refuse rather than adopt it.
-    let (schema_taken, role_taken): (bool, bool) = sqlx::query_as(
+    // A schema of that name outside our tables (made by hand) is refused rather
+    // than adopted. A role of that name can only be a leftover of a dropped
+    // database of the same name (role names carry the database name and roles
+    // are cluster-wide): it is reused, reset to NOLOGIN NOINHERIT.
+    let (schema_taken, role_exists): (bool, bool) = sqlx::query_as(
         "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1),
                 EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $2)",
     )
@@ -180,20 +182,20 @@ pub async fn provision_in(
     .bind(role.as_str())
     .fetch_one(&mut **tx)
     .await?;
-    if schema_taken || role_taken {
+    if schema_taken {
         return Err(ApiError::conflict(format!(
-            "The schema or database role for '{}' already exists in the database.",
-            spec.client_id
+            "The schema '{}' already exists in the database.",
+            spec.schema.as_str()
         )));
     }
-
     let (schema, role_name, runtime) = (
         spec.schema.as_str(),
         role.as_str(),
         names.runtime_role.as_str(),
     );
+    let create_role = if role_exists { "ALTER" } else { "CREATE" };
     sqlx::raw_sql(AssertSqlSafe(format!(
-        "CREATE ROLE \"{role_name}\" NOLOGIN NOINHERIT;
+        "{create_role} ROLE \"{role_name}\" NOLOGIN NOINHERIT;
          CREATE SCHEMA \"{schema}\";
          REVOKE ALL ON SCHEMA \"{schema}\" FROM PUBLIC;
          GRANT USAGE ON SCHEMA \"{schema}\" TO \"{role_name}\";
