@@ -26,10 +26,10 @@ pub struct Profile {
     pub name: String,
     pub email: String,
     pub role: Role,
-    #[oai(rename = "clientId")]
+    #[oai(rename = "clientId", skip_serializing_if_is_none)]
     pub client_id: Option<String>,
-    /// The organisation's name; null for platform admins.
-    #[oai(rename = "organisationName")]
+    /// The organisation's name; absent for platform admins.
+    #[oai(rename = "organisationName", skip_serializing_if_is_none)]
     pub organisation_name: Option<String>,
     #[oai(rename = "createdAt")]
     pub created_at: DateTime<Utc>,

@@ -32,9 +32,9 @@ pub struct SessionUser {
     pub name: String,
     pub email: String,
     pub role: Role,
-    /// The organisation (tenant) id, e.g. `acme` or `clientA`; null for
+    /// The organisation (tenant) id, e.g. `acme` or `clientA`; absent for
     /// platform admins.
-    #[oai(rename = "clientId")]
+    #[oai(rename = "clientId", skip_serializing_if_is_none)]
     pub client_id: Option<String>,
 }
 

@@ -404,7 +404,7 @@ export interface components {
             email: string;
             role: components["schemas"]["Role"];
             clientId?: string;
-            /** @description The organisation's name; null for platform admins. */
+            /** @description The organisation's name; absent for platform admins. */
             organisationName?: string;
             /** Format: date-time */
             createdAt: string;
@@ -449,7 +449,7 @@ export interface components {
             email: string;
             role: components["schemas"]["Role"];
             /**
-             * @description The organisation (tenant) id, e.g. `acme` or `clientA`; null for
+             * @description The organisation (tenant) id, e.g. `acme` or `clientA`; absent for
              *     platform admins.
              */
             clientId?: string;
