@@ -1,11 +1,22 @@
 import { DangerTriangleIcon } from '@solar-icons/react/linear/danger-triangle';
 import type { ReactNode } from 'react';
 
-export function ErrorAlert({ children }: { children: ReactNode }) {
+/** An error message; with `onRetry`, followed by a "Try again" button. */
+export function ErrorAlert({ children, onRetry }: { children: ReactNode; onRetry?: () => void }) {
   return (
     <div className="alert alert--error" role="alert">
       <DangerTriangleIcon />
-      <div>{children}</div>
+      <div>
+        {children}
+        {onRetry ? (
+          <>
+            {' '}
+            <button type="button" className="btn btn--secondary" onClick={onRetry}>
+              Try again
+            </button>
+          </>
+        ) : null}
+      </div>
     </div>
   );
 }

@@ -13,14 +13,7 @@ export function ConfigurationPage() {
     <>
       <PageHeader title="Configuration" description="Your organisation as brandops knows it." />
       {org.status === 'loading' ? <LoadingBlock /> : null}
-      {org.status === 'failed' ? (
-        <ErrorAlert>
-          {org.message}{' '}
-          <button type="button" className="btn btn--secondary" onClick={org.reload}>
-            Try again
-          </button>
-        </ErrorAlert>
-      ) : null}
+      {org.status === 'failed' ? <ErrorAlert onRetry={org.reload}>{org.message}</ErrorAlert> : null}
       {org.status === 'succeeded' ? (
         <>
           <div className="stats">

@@ -19,14 +19,7 @@ export function UsagePage() {
         }
       />
       {org.status === 'loading' ? <LoadingBlock /> : null}
-      {org.status === 'failed' ? (
-        <ErrorAlert>
-          {org.message}{' '}
-          <button type="button" className="btn btn--secondary" onClick={org.reload}>
-            Try again
-          </button>
-        </ErrorAlert>
-      ) : null}
+      {org.status === 'failed' ? <ErrorAlert onRetry={org.reload}>{org.message}</ErrorAlert> : null}
       {org.status === 'succeeded' ? (
         <div className="table-wrap">
           <table className="table" aria-label="Usage">

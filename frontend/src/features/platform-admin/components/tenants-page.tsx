@@ -77,18 +77,13 @@ export function TenantsPage() {
       />
       {tenants === null ? <LoadingBlock label="Loading tenants…" /> : null}
       {tenants && !tenants.ok ? (
-        <ErrorAlert>
-          {tenants.message}{' '}
-          <button
-            type="button"
-            className="btn btn--secondary"
-            onClick={() => {
-              setTenants(null);
-              setAttempt((a) => a + 1);
-            }}
-          >
-            Try again
-          </button>
+        <ErrorAlert
+          onRetry={() => {
+            setTenants(null);
+            setAttempt((a) => a + 1);
+          }}
+        >
+          {tenants.message}
         </ErrorAlert>
       ) : null}
       {tenants?.ok ? (

@@ -53,12 +53,7 @@ export function AllUsersPage() {
       />
 
       {users.status === 'failed' ? (
-        <ErrorAlert>
-          {users.error}{' '}
-          <button type="button" className="btn btn--secondary" onClick={() => void loadOrgUsers()}>
-            Try again
-          </button>
-        </ErrorAlert>
+        <ErrorAlert onRetry={() => void loadOrgUsers()}>{users.error}</ErrorAlert>
       ) : null}
 
       {users.status === 'loading' && users.data.length === 0 ? (
