@@ -50,6 +50,20 @@ async fn plain_read(req: &poem::Request, Data(pool): Data<&PgPool>) -> poem::Res
     Ok(Json(json!({"theme": theme, "landingPage": landing})))
 }
 
+/// For reference only: the read with no session check at all.
+#[handler]
+async fn bare_read(Data(ctx): Data<&(PgPool, uuid::Uuid)>) -> Json<Value> {
+    let row: Option<(String, String)> = sqlx::query_as(
+        "SELECT theme, landing_page FROM brand_acme.user_preferences WHERE account_id = $1",
+    )
+    .bind(ctx.1)
+    .fetch_optional(&ctx.0)
+    .await
+    .unwrap();
+    let (theme, landing) = row.unwrap_or_else(|| ("system".into(), "/".into()));
+    Json(json!({"theme": theme, "landingPage": landing}))
+}
+
 async fn hammer(clients: Vec<reqwest::Client>, url: String, seconds: u64) -> f64 {
     let done = Arc::new(AtomicU64::new(0));
     let deadline = Instant::now() + Duration::from_secs(seconds);
@@ -165,7 +179,16 @@ async fn main() {
         .await
         .unwrap();
     let plain_port = acceptor.local_addr()[0].as_socket_addr().unwrap().port();
+    let admin_id: uuid::Uuid =
+        sqlx::query_scalar("SELECT id FROM platform.accounts WHERE email = 'admin@acme.test'")
+            .fetch_one(&owner)
+            .await
+            .unwrap();
+    let bare = Route::new()
+        .at("/bare", get(bare_read))
+        .data((plain_pool.clone(), admin_id));
     let plain_app = Route::new()
+        .nest("/reference", bare)
         .at("/plain", get(plain_read))
         .with(Guard::new(state.clone()))
         .with(CookieJarManager::new())
@@ -185,11 +208,14 @@ async fn main() {
     hammer(tenant_clients.clone(), tenant_url.clone(), 1).await;
     hammer(plain_clients.clone(), plain_url.clone(), 1).await;
 
-    let (mut tenant_runs, mut plain_runs) = (Vec::new(), Vec::new());
+    let bare_url = format!("http://127.0.0.1:{plain_port}/reference/bare");
+    let (mut tenant_runs, mut plain_runs, mut bare_runs) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
         plain_runs.push(hammer(plain_clients.clone(), plain_url.clone(), READ_SECONDS).await);
         tenant_runs.push(hammer(tenant_clients.clone(), tenant_url.clone(), READ_SECONDS).await);
+        bare_runs.push(hammer(plain_clients.clone(), bare_url.clone(), READ_SECONDS).await);
     }
+    let bare = median(bare_runs.clone());
     let (tenant, plain) = (median(tenant_runs.clone()), median(plain_runs.clone()));
     let ratio = tenant / plain;
 
@@ -234,16 +260,22 @@ async fn main() {
          - Machine: {machine}\n\
          - Date: {date}\n\
          - Build: release (`cargo bench`), {CONCURRENCY} concurrent HTTP clients on the same machine, \
-         {ROUNDS} rounds of {READ_SECONDS} s per read path (median shown), baseline and tenant path alternating.\n\n\
+         {ROUNDS} rounds of {READ_SECONDS} s per read path (median shown), the three paths alternating.\n\n\
          | measurement | requests/s | runs |\n|---|---:|---|\n\
          | baseline: the same guard (session lookup), then the `SELECT` on a plain pooled connection | {plain:.0} | {pr} |\n\
          | tenant-scoped read: `GET /api/me/preferences` (session lookup, policy check, `BEGIN; SET LOCAL ROLE; set_config(search_path)` in one round trip, the `SELECT`, end of transaction) | {tenant:.0} | {tr} |\n\
+         | for reference: the `SELECT` alone, no session check (not the target's baseline) | {bare:.0} | {br} |\n\
          | sign-in: `POST /api/auth/login` (argon2id m=19456 KiB, t=2, p=1; 4 clients) | {login_rate:.1} | |\n\n\
-         **Tenant-scoped read / baseline = {ratio:.2}** (target ≥ 0.75: {verdict} it).\n",
+         **Tenant-scoped read / baseline = {ratio:.2}** (target ≥ 0.75: {verdict} it).\n\n\
+         The baseline is the same session-checked read without the tenant machinery, so the ratio is \
+         the cost of tenancy (transaction, role switch, policy check). Against the bare `SELECT` with no \
+         session check the tenant-scoped read runs at {bare_ratio:.2}.\n",
         machine = machine(),
         date = chrono::Utc::now().format("%Y-%m-%d %H:%M UTC"),
         pr = fmt(&plain_runs),
         tr = fmt(&tenant_runs),
+        br = fmt(&bare_runs),
+        bare_ratio = tenant / bare,
     );
     let path = root.join("docs/benchmarks.md");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
