@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { ErrorAlert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
+import { CancelSubmitActions } from '@/components/ui/form-actions';
 import { PasswordField, SelectField, TextField } from '@/components/ui/form-field';
 import { Modal } from '@/components/ui/modal';
 import { EMAIL_PATTERN, PASSWORD_HINT, passwordLengthOk } from '@/lib/validation';
@@ -133,14 +133,7 @@ function OnboardForm({
         hint={`${PASSWORD_HINT} Share it with the admin privately.`}
         autoComplete="new-password"
       />
-      <div className="form-actions">
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" busy={busy}>
-          Create tenant
-        </Button>
-      </div>
+      <CancelSubmitActions onCancel={onDone} busy={busy} submitLabel="Create tenant" />
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { ErrorAlert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
+import { CancelSubmitActions } from '@/components/ui/form-actions';
 import { PasswordField, SelectField, TextField } from '@/components/ui/form-field';
 import { Modal } from '@/components/ui/modal';
 import { addOrgUser, addUserMessage, type NewUserRole } from '../api/users-api';
@@ -103,14 +103,7 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
         hint={PASSWORD_HINT}
         required
       />
-      <div className="form-actions">
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" busy={busy}>
-          Submit
-        </Button>
-      </div>
+      <CancelSubmitActions onCancel={onDone} busy={busy} />
     </form>
   );
 }

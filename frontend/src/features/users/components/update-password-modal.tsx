@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
-import { Button } from '@/components/ui/button';
+import { CancelSubmitActions } from '@/components/ui/form-actions';
 import { PasswordField } from '@/components/ui/form-field';
 import { Modal } from '@/components/ui/modal';
 import { resetOrgUserPassword } from '../api/users-api';
@@ -52,14 +52,7 @@ function UpdatePasswordForm({ email, onDone }: { email: string; onDone: () => vo
         hint={PASSWORD_HINT}
         required
       />
-      <div className="form-actions">
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" busy={busy}>
-          Submit
-        </Button>
-      </div>
+      <CancelSubmitActions onCancel={onDone} busy={busy} />
     </form>
   );
 }
