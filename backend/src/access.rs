@@ -114,12 +114,11 @@ impl Access {
             obj.to_string(),
             act.to_string(),
         );
-        if let Some(&known) = self
+        if let Some(known) = self
             .decisions
             .read()
             .ok()
             .and_then(|d| d.get(&key).copied())
-            .as_ref()
         {
             return known;
         }

@@ -186,23 +186,14 @@ async fn tenant_command(settings: Settings, command: TenantCommand) -> anyhow::R
                 );
             }
         }
-        TenantCommand::Suspend { client_id } => {
-            suspend_cli(&settings, &client_id, true).await?;
-        }
-        TenantCommand::Reactivate { client_id } => {
-            suspend_cli(&settings, &client_id, false).await?;
-        }
+        TenantCommand::Suspend { client_id } => set_status(&owner, &client_id, true).await?,
+        TenantCommand::Reactivate { client_id } => set_status(&owner, &client_id, false).await?,
     }
     Ok(())
 }
 
-async fn suspend_cli(settings: &Settings, client_id: &str, suspend: bool) -> anyhow::Result<()> {
-    let app = Application::build(Settings {
-        port: 0,
-        ..settings.clone()
-    })
-    .await?;
-    let t = tenants::api::set_suspended(&app.state(), client_id, suspend, &Actor::cli())
+async fn set_status(owner: &sqlx::PgPool, client_id: &str, suspend: bool) -> anyhow::Result<()> {
+    let t = tenants::api::set_suspended(owner, client_id, suspend, &Actor::cli())
         .await
         .map_err(|e| anyhow::anyhow!(e.message))?;
     println!("{} is now {}", t.client_id, t.status);

@@ -122,12 +122,12 @@ pub async fn list_tenants<'e>(db: impl sqlx::PgExecutor<'e>) -> Result<Vec<Tenan
 /// Suspends (`suspend = true`) or reactivates a tenant. Suspension ends every
 /// session of its users at once; the session lookup also refuses them.
 pub async fn set_suspended(
-    state: &SharedState,
+    db: &sqlx::PgPool,
     client_id: &str,
     suspend: bool,
     actor: &audit::Actor,
 ) -> Result<Tenant, ApiError> {
-    let mut tx = state.db.begin_platform().await?;
+    let mut tx = db.begin().await?;
     let id: Option<Uuid> = sqlx::query_scalar(
         "UPDATE platform.tenants
          SET status = CASE WHEN $2 THEN 'suspended' ELSE 'active' END,
@@ -240,7 +240,7 @@ impl PlatformApi {
     ) -> Result<TenantOk, TenantChangeError> {
         let actor = auth.0.actor(context(req).ip);
         Ok(TenantOk::Ok(Json(
-            set_suspended(&state, &client_id.0, true, &actor).await?,
+            set_suspended(&state.db.app, &client_id.0, true, &actor).await?,
         )))
     }
 
@@ -259,7 +259,7 @@ impl PlatformApi {
     ) -> Result<TenantOk, TenantChangeError> {
         let actor = auth.0.actor(context(req).ip);
         Ok(TenantOk::Ok(Json(
-            set_suspended(&state, &client_id.0, false, &actor).await?,
+            set_suspended(&state.db.app, &client_id.0, false, &actor).await?,
         )))
     }
 }
