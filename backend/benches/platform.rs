@@ -13,11 +13,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use brandops::auth::guard::Guard;
 use brandops::config::Settings;
 use brandops::db::Db;
-use brandops::migrate::migrate_all;
-use brandops::startup::Application;
+use brandops::db::migrate::migrate_all;
+use brandops::http::guard::{Guard, RequestContext};
+use brandops::http::startup::Application;
 use brandops::tenants::seed::seed_demo_if_empty;
 use poem::listener::{Acceptor, Listener, TcpListener};
 use poem::middleware::CookieJarManager;
@@ -36,8 +36,10 @@ const ROUNDS: usize = 3;
 /// switch, the schema named in the query.
 #[handler]
 async fn plain_read(req: &poem::Request, Data(pool): Data<&PgPool>) -> poem::Result<Json<Value>> {
-    let session = brandops::auth::guard::context(req)
-        .session
+    let session = req
+        .extensions()
+        .get::<RequestContext>()
+        .and_then(|ctx| ctx.session.clone())
         .ok_or_else(|| poem::Error::from_status(poem::http::StatusCode::UNAUTHORIZED))?;
     let row: Option<(String, String)> = sqlx::query_as(
         "SELECT theme, landing_page FROM brand_acme.user_preferences WHERE account_id = $1",

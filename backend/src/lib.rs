@@ -1,24 +1,25 @@
 //! brandops server library: everything `main.rs` and the tests start.
 //!
-//! Split by domain: `tenants` (onboarding, tenant transactions), `auth`
-//! (passwords, sessions, CSRF), `access` (the Casbin policy), `users`
-//! (organisation users), `me` and `organisation` (the signed-in user's own
-//! data), `health`. `startup` wires them into one poem application.
+//! Infrastructure, apart from the domains:
+//! - `config`, `telemetry`: settings from the environment, structured logs;
+//! - `db`: pools, platform and tenant transactions, migrations, tenant schemas;
+//! - `http`: the API assembly, error envelope, request guard, security
+//!   schemes, access policy, start-up and health.
+//!
+//! Domains, each one folder with the same parts (`mod.rs`: types and rules;
+//! `api.rs` or `api/`: its operations; `store.rs`: its SQL):
+//! `accounts` (organisation users, the user's own profile and preferences),
+//! `audit`, `auth` (sign-in, sessions), `organisation`, `tenants`
+//! (onboarding and platform administration). `docs/adding-a-domain.md` is the
+//! checklist for a new one.
 
-pub mod access;
-pub mod accounts;
-pub mod api;
-pub mod audit;
-pub mod auth;
 pub mod config;
 pub mod db;
-pub mod error;
-pub mod health;
-pub mod me;
-pub mod migrate;
-pub mod organisation;
-pub mod startup;
-pub mod state;
+pub mod http;
 pub mod telemetry;
+
+pub mod accounts;
+pub mod audit;
+pub mod auth;
+pub mod organisation;
 pub mod tenants;
-pub mod users;

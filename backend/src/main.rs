@@ -3,18 +3,18 @@
 
 use clap::{Parser, Subcommand};
 
-use brandops::accounts::{Email, NewAccount, NewPassword, PersonName, Role};
+use brandops::accounts::Role;
 use brandops::audit::Actor;
 use brandops::auth::password::Passwords;
 use brandops::config::Settings;
 use brandops::db::Db;
-use brandops::migrate::migrate_all;
-use brandops::startup::Application;
-use brandops::tenants::TenantKind;
+use brandops::db::migrate::migrate_all;
+use brandops::http::api;
+use brandops::http::startup::Application;
+use brandops::telemetry;
 use brandops::tenants::definition::load_demo;
-use brandops::tenants::provision::{TenantSpec, provision};
 use brandops::tenants::seed::seed_demo_if_empty;
-use brandops::{api, telemetry, tenants};
+use brandops::tenants::{self, FirstAccount, Onboarding, TenantKind, onboard};
 
 #[derive(Parser)]
 #[command(
@@ -146,7 +146,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
 async fn tenant_command(settings: Settings, command: TenantCommand) -> anyhow::Result<()> {
     let (owner, names) = Db::connect_owner(settings.database_url.expose()).await?;
     migrate_all(&owner, &names).await?;
-    let fail = |e: brandops::error::ApiError| anyhow::anyhow!(e.message);
+    let fail = |e: brandops::http::error::ApiError| anyhow::anyhow!(e.message);
     match command {
         TenantCommand::Create {
             client_id,
@@ -158,20 +158,26 @@ async fn tenant_command(settings: Settings, command: TenantCommand) -> anyhow::R
             admin_password,
             modules,
         } => {
-            let kind = TenantKind::parse(&kind).expect("clap checked the kind");
-            let modules = modules.unwrap_or_else(|| tenants::default_modules(kind));
-            let spec = TenantSpec::parse(&client_id, &name, kind, None, user_limit, modules)
-                .map_err(fail)?;
-            let password = NewPassword::parse(&admin_password).map_err(fail)?;
-            let admin = NewAccount {
-                email: Email::parse(&admin_email).map_err(fail)?,
-                name: PersonName::parse(&admin_name).map_err(fail)?,
-                role: Role::Admin,
-                password_hash: Passwords::new(1)?.hash(password.expose()).await?,
+            let request = Onboarding {
+                client_id,
+                name,
+                kind: TenantKind::parse(&kind).expect("clap checked the kind"),
+                schema: None,
+                user_limit,
+                modules,
+                accounts: vec![FirstAccount {
+                    email: admin_email,
+                    name: admin_name,
+                    role: Role::Admin,
+                    password: admin_password,
+                }],
             };
-            let t = provision(&owner, &names, &spec, &[admin], &Actor::cli())
+            let prepared = request.prepare(&Passwords::new(1)?).await.map_err(fail)?;
+            let mut tx = owner.begin().await?;
+            let t = onboard(&mut tx, &names, &prepared, &Actor::cli())
                 .await
                 .map_err(fail)?;
+            tx.commit().await?;
             println!(
                 "created tenant {} (schema {})",
                 t.client_id,
@@ -179,7 +185,7 @@ async fn tenant_command(settings: Settings, command: TenantCommand) -> anyhow::R
             );
         }
         TenantCommand::List => {
-            for t in tenants::api::list_tenants(&owner).await? {
+            for t in tenants::store::list_tenants(&owner).await? {
                 println!(
                     "{:<16} {:<7} {:<16} {:>3}/{:<5} {}",
                     t.client_id, t.kind, t.schema_name, t.user_count, t.user_limit, t.status
@@ -193,7 +199,7 @@ async fn tenant_command(settings: Settings, command: TenantCommand) -> anyhow::R
 }
 
 async fn set_status(owner: &sqlx::PgPool, client_id: &str, suspend: bool) -> anyhow::Result<()> {
-    let t = tenants::api::set_suspended(owner, client_id, suspend, &Actor::cli())
+    let t = tenants::set_suspended(owner, client_id, suspend, &Actor::cli())
         .await
         .map_err(|e| anyhow::anyhow!(e.message))?;
     println!("{} is now {}", t.client_id, t.status);

@@ -8,15 +8,16 @@ use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 use uuid::Uuid;
 
-use super::guard::{authorize_public, context};
-use super::{SESSION_COOKIE, SessionAuth, session, throttle};
-use crate::accounts::Role;
-use crate::api::ApiTags;
+use super::{SESSION_COOKIE, Session, store, throttle};
+use crate::accounts::{PASSWORD_MAX, Role};
 use crate::audit;
-use crate::error::ApiError;
 use crate::error_responses;
-use crate::state::SharedState;
+use crate::http::error::ApiError;
+use crate::http::security::{SignedIn, authorize_public};
+use crate::http::state::SharedState;
+use crate::http::tags::ApiTags;
 
+#[derive(Default)]
 pub struct AuthApi;
 
 #[derive(Object, Debug)]
@@ -98,8 +99,8 @@ error_responses!(LogoutError {
 
 const INVALID_CREDENTIALS: &str = "Invalid email or password.";
 
-impl From<&session::Session> for SessionUser {
-    fn from(s: &session::Session) -> Self {
+impl From<&Session> for SessionUser {
+    fn from(s: &Session) -> Self {
         Self {
             id: s.account_id,
             name: s.name.clone(),
@@ -108,17 +109,6 @@ impl From<&session::Session> for SessionUser {
             client_id: s.client_id().map(str::to_string),
         }
     }
-}
-
-#[derive(sqlx::FromRow)]
-struct LoginAccount {
-    id: Uuid,
-    name: String,
-    email: String,
-    role: String,
-    password_hash: String,
-    client_id: Option<String>,
-    tenant_status: Option<String>,
 }
 
 #[OpenApi(tag = "ApiTags::Auth")]
@@ -141,7 +131,7 @@ impl AuthApi {
         if email.is_empty() || body.password.is_empty() {
             return Err(ApiError::invalid_input("Email and password are required.").into());
         }
-        if body.password.chars().count() > crate::accounts::PASSWORD_MAX || email.len() > 254 {
+        if body.password.chars().count() > PASSWORD_MAX || email.len() > 254 {
             return Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
                 "invalid_credentials",
@@ -154,7 +144,7 @@ impl AuthApi {
         if let Some(ip) = &ctx.ip {
             keys.push(throttle::address_key(ip));
         }
-        if let Some(secs) = throttle::locked_for(db, &keys).await? {
+        if let Some(secs) = store::throttle_locked_for(db, &keys).await? {
             return Err(ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 "too_many_attempts",
@@ -162,15 +152,7 @@ impl AuthApi {
             )
             .into());
         }
-        let account: Option<LoginAccount> = sqlx::query_as(
-            "SELECT a.id, a.name, a.email, a.role, a.password_hash,
-                    t.client_id, t.status AS tenant_status
-             FROM platform.accounts a LEFT JOIN platform.tenants t ON t.id = a.tenant_id
-             WHERE a.email = $1",
-        )
-        .bind(&email)
-        .fetch_optional(db)
-        .await?;
+        let account = store::find_login_account(db, &email).await?;
         let verified = state
             .passwords
             .verify(
@@ -181,9 +163,9 @@ impl AuthApi {
         let account = match account {
             Some(a) if verified => a,
             _ => {
-                throttle::record_failure(db, &keys[0], throttle::ACCOUNT_THRESHOLD).await?;
+                store::throttle_record_failure(db, &keys[0], throttle::ACCOUNT_THRESHOLD).await?;
                 if let Some(ip_key) = keys.get(1) {
-                    throttle::record_failure(db, ip_key, throttle::ADDRESS_THRESHOLD).await?;
+                    store::throttle_record_failure(db, ip_key, throttle::ADDRESS_THRESHOLD).await?;
                 }
                 tracing::info!("sign-in failed");
                 return Err(ApiError::new(
@@ -202,12 +184,13 @@ impl AuthApi {
             )
             .into());
         }
-        throttle::clear(db, &keys[0]).await?;
+        store::throttle_clear(db, &keys[0]).await?;
         // Rotate: a session this browser already had is ended, never reused.
         if let Some(old) = &ctx.session {
-            session::delete(db, &old.id_hash).await?;
+            store::delete_session(db, &old.id_hash).await?;
         }
-        let new = session::create(db, account.id, state.settings.session_absolute_timeout).await?;
+        let new =
+            store::create_session(db, account.id, state.settings.session_absolute_timeout).await?;
         audit::record(
             db,
             &audit::Actor {
@@ -249,9 +232,9 @@ impl AuthApi {
     async fn session(
         &self,
         state: Data<&SharedState>,
-        auth: SessionAuth,
+        caller: SignedIn,
     ) -> Result<SessionOk, SessionError> {
-        let s = &auth.0;
+        let s = &caller.session;
         Ok(SessionOk::Ok(Json(SessionResponse {
             user: SessionUser::from(s.as_ref()),
             csrf_token: s.csrf_token.clone(),
@@ -266,18 +249,16 @@ impl AuthApi {
     async fn logout(
         &self,
         state: Data<&SharedState>,
-        auth: SessionAuth,
-        req: &Request,
+        caller: SignedIn,
         jar: &CookieJar,
     ) -> Result<LogoutOk, LogoutError> {
-        let ctx = context(req);
-        session::delete(&state.db.app, &auth.0.id_hash).await?;
+        store::delete_session(&state.db.app, &caller.session.id_hash).await?;
         audit::record(
             &state.db.app,
-            &auth.0.actor(ctx.ip),
+            &caller.actor,
             "auth.logout",
             None,
-            Some(&auth.0.email),
+            Some(&caller.session.email),
             serde_json::json!({}),
         )
         .await?;

@@ -1,13 +1,28 @@
 //! Tenants: one PostgreSQL schema and one PostgreSQL role per organisation.
+//!
+//! - `mod.rs`: what a tenant is (kind, identifiers, modules, name);
+//! - `onboard.rs`: [`onboard`], the one way a tenant comes to exist (API,
+//!   command line and demo seed);
+//! - `api.rs`: the platform admins' operations on tenants;
+//! - `store.rs`: the SQL of `platform.tenants`;
+//! - `definition.rs` and `seed.rs`: the demo tenants of `tenants/demo/`.
 
 pub mod api;
 pub mod definition;
-pub mod provision;
+pub mod onboard;
 pub mod seed;
+pub mod store;
 
-use poem_openapi::Enum;
-use sqlx::PgExecutor;
+use chrono::{DateTime, Utc};
+use poem_openapi::{Enum, Object};
+use sqlx::PgPool;
 use uuid::Uuid;
+
+use crate::audit::{self, Actor};
+use crate::auth::store as sessions;
+use crate::http::error::ApiError;
+
+pub use onboard::{FirstAccount, Onboarding, PreparedTenant, onboard};
 
 /// A lower-case SQL identifier (`^[a-z][a-z0-9_]{0,62}$`), safe to interpolate
 /// into `SET LOCAL ROLE` and `search_path`.
@@ -89,16 +104,77 @@ impl TenantRef {
     }
 }
 
-/// Every tenant with the columns TenantRef needs, for migrations and tests.
-pub async fn all_tenant_refs<'e>(db: impl PgExecutor<'e>) -> anyhow::Result<Vec<TenantRef>> {
-    let rows: Vec<(Uuid, String, String, String, String)> = sqlx::query_as(
-        "SELECT id, client_id, kind, schema_name, role_name FROM platform.tenants ORDER BY created_at, client_id",
-    )
-    .fetch_all(db)
-    .await?;
-    rows.into_iter()
-        .map(|(id, c, k, s, r)| TenantRef::from_columns(id, c, &k, &s, &r))
-        .collect()
+// A tenant as platform admins see it.
+#[derive(Object, Debug, sqlx::FromRow)]
+pub struct Tenant {
+    pub id: Uuid,
+    #[oai(rename = "clientId")]
+    pub client_id: String,
+    pub name: String,
+    pub kind: String,
+    #[oai(rename = "schema")]
+    pub schema_name: String,
+    #[oai(rename = "userLimit")]
+    pub user_limit: i32,
+    #[oai(rename = "userCount")]
+    pub user_count: i64,
+    /// `active` or `suspended`.
+    pub status: String,
+    pub modules: Vec<String>,
+    #[oai(rename = "createdAt")]
+    pub created_at: DateTime<Utc>,
+}
+
+/// Suspends (`suspend = true`) or reactivates a tenant. Suspension ends every
+/// session of its users at once; the session lookup also refuses them.
+pub async fn set_suspended(
+    pool: &PgPool,
+    client_id: &str,
+    suspend: bool,
+    actor: &Actor,
+) -> Result<Tenant, ApiError> {
+    let mut tx = pool.begin().await?;
+    let Some(id) = store::set_suspended(&mut tx, client_id, suspend).await? else {
+        return Err(ApiError::not_found(format!(
+            "No tenant with clientId '{client_id}'."
+        )));
+    };
+    let ended = if suspend {
+        sessions::end_all_for_tenant(&mut *tx, id).await?
+    } else {
+        0
+    };
+    let action = if suspend {
+        "tenant.suspend"
+    } else {
+        "tenant.reactivate"
+    };
+    let detail = serde_json::json!({ "sessionsEnded": ended });
+    audit::record(&mut *tx, actor, action, Some(id), Some(client_id), detail).await?;
+    let tenant = store::find_tenant(&mut *tx, client_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("tenant vanished"))?;
+    tx.commit().await?;
+    Ok(tenant)
+}
+
+/// An organisation's name: 1 to 200 characters after trimming.
+#[derive(Clone, Debug)]
+pub struct OrganisationName(String);
+
+impl OrganisationName {
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        let name = raw.trim();
+        if name.is_empty() || name.chars().count() > 200 {
+            return Err(ApiError::invalid_input(
+                "Organisation name is required (200 characters at most).",
+            ));
+        }
+        Ok(Self(name.to_string()))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
 }
 
 /// The modules an organisation can have enabled; keys are stored in
@@ -137,7 +213,18 @@ pub fn default_modules(kind: TenantKind) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::Ident;
+    use super::{Ident, OrganisationName};
+
+    #[test]
+    fn organisation_names() {
+        assert_eq!(
+            OrganisationName::parse("  Acme  ").unwrap().as_str(),
+            "Acme"
+        );
+        assert!(OrganisationName::parse("   ").is_err());
+        assert!(OrganisationName::parse(&"é".repeat(200)).is_ok());
+        assert!(OrganisationName::parse(&"é".repeat(201)).is_err());
+    }
 
     #[test]
     fn idents() {

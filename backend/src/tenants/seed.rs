@@ -5,8 +5,8 @@ use std::path::Path;
 use sqlx::PgPool;
 
 use super::definition::load_demo;
-use super::provision::{TenantSpec, provision_in};
-use crate::accounts::{Email, NewAccount, PersonName, Role, insert_account};
+use super::{FirstAccount, Onboarding, onboard, store};
+use crate::accounts::{Email, NewAccount, PersonName, Role};
 use crate::audit::{self, Actor};
 use crate::auth::password::Passwords;
 use crate::db::DbNames;
@@ -19,65 +19,69 @@ pub async fn seed_demo_if_empty(
     dir: &Path,
     password: &str,
 ) -> anyhow::Result<usize> {
-    let any: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM platform.tenants)")
-        .fetch_one(owner)
-        .await?;
-    if any {
+    if store::any_tenant(owner).await? {
         return Ok(0);
     }
     let (tenants, platform) = load_demo(dir)?;
     let passwords = Passwords::new(2)?;
-    let hash = passwords.hash(password).await?;
     let actor = Actor::cli();
     let mut seeded = 0;
     // One transaction for the whole demo set: all of it or none of it.
     let mut tx = owner.begin().await?;
     for t in &tenants {
-        let spec = TenantSpec::parse(
-            &t.client_id,
-            &t.name,
-            t.kind,
-            t.schema.as_deref(),
-            t.user_limit,
-            t.modules.clone(),
-        )
-        .map_err(|e| anyhow::anyhow!("tenant {}: {}", t.client_id, e.message))?;
+        let fail = |message: String| anyhow::anyhow!("tenant {}: {message}", t.client_id);
         let mut accounts = Vec::new();
         for a in &t.accounts {
             let role = a
                 .role
                 .as_deref()
                 .and_then(Role::parse)
-                .ok_or_else(|| anyhow::anyhow!("{}: unknown role", a.email))?;
-            accounts.push(NewAccount {
-                email: Email::parse(&a.email).map_err(|e| anyhow::anyhow!(e.message))?,
-                name: PersonName::parse(&a.name).map_err(|e| anyhow::anyhow!(e.message))?,
+                .ok_or_else(|| fail(format!("{}: unknown role", a.email)))?;
+            accounts.push(FirstAccount {
+                email: a.email.clone(),
+                name: a.name.clone(),
                 role,
-                password_hash: hash.clone(),
+                password: password.to_string(),
             });
-            seeded += 1;
         }
-        provision_in(&mut tx, names, &spec, &accounts, &actor)
+        seeded += accounts.len();
+        let request = Onboarding {
+            client_id: t.client_id.clone(),
+            name: t.name.clone(),
+            kind: t.kind,
+            schema: t.schema.clone(),
+            user_limit: t.user_limit,
+            modules: Some(t.modules.clone()),
+            accounts,
+        };
+        let prepared = request
+            .prepare(&passwords)
             .await
-            .map_err(|e| anyhow::anyhow!("tenant {}: {}", t.client_id, e.message))?;
+            .map_err(|e| fail(e.message))?;
+        onboard(&mut tx, names, &prepared, &actor)
+            .await
+            .map_err(|e| fail(e.message))?;
     }
+    let hash = passwords.hash(password).await?;
     for a in &platform.accounts {
+        let fail = |message: String| anyhow::anyhow!("{}: {message}", a.email);
         let account = NewAccount {
-            email: Email::parse(&a.email).map_err(|e| anyhow::anyhow!(e.message))?,
-            name: PersonName::parse(&a.name).map_err(|e| anyhow::anyhow!(e.message))?,
+            email: Email::parse(&a.email).map_err(|e| fail(e.message))?,
+            name: PersonName::parse(&a.name).map_err(|e| fail(e.message))?,
             role: Role::PlatformAdmin,
             password_hash: hash.clone(),
         };
-        insert_account(&mut tx, None, &account)
+        crate::accounts::store::insert_account(&mut tx, None, &account)
             .await
-            .map_err(|e| anyhow::anyhow!("{}: {}", a.email, e.message))?;
+            .map_err(|e| fail(e.message))?;
+        let detail = serde_json::json!({});
         audit::record(
             &mut *tx,
             &actor,
             "platform_admin.create",
             None,
             Some(&a.email),
-            serde_json::json!({}),
+            detail,
         )
         .await?;
         seeded += 1;

@@ -6,12 +6,13 @@ use poem::web::Data;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 
-use crate::api::ApiTags;
-use crate::auth::guard::authorize_public;
-use crate::error::ApiError;
 use crate::error_responses;
-use crate::state::SharedState;
+use crate::http::error::ApiError;
+use crate::http::security::authorize_public;
+use crate::http::state::SharedState;
+use crate::http::tags::ApiTags;
 
+#[derive(Default)]
 pub struct HealthApi;
 
 #[derive(Object, Debug)]
@@ -46,8 +47,8 @@ impl HealthApi {
         req: &Request,
     ) -> Result<StatusOk, ReadyError> {
         authorize_public(req)?;
-        match sqlx::query("SELECT 1").execute(&state.db.app).await {
-            Ok(_) => Ok(StatusOk::Ok(Json(Status {
+        match state.db.ping().await {
+            Ok(()) => Ok(StatusOk::Ok(Json(Status {
                 status: "ready".into(),
             }))),
             Err(err) => {

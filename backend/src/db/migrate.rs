@@ -7,11 +7,12 @@
 //! lives in `platform.tenant_migrations`, outside the tenant schema.
 
 use sqlx::migrate::Migrator;
-use sqlx::{AssertSqlSafe, PgPool, Postgres, Transaction};
+use sqlx::{AssertSqlSafe, PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::db::DbNames;
-use crate::tenants::{TenantRef, all_tenant_refs};
+use crate::tenants::TenantRef;
+use crate::tenants::store::all_tenant_refs;
 
 static PLATFORM: Migrator = sqlx::migrate!("../migrations/platform");
 pub static TENANT: Migrator = sqlx::migrate!("../migrations/tenant");
@@ -78,21 +79,18 @@ pub async fn migrate_all(owner: &PgPool, names: &DbNames) -> anyhow::Result<()> 
 
 /// The runtime role: NOINHERIT, so it reaches a tenant schema only after an
 /// explicit `SET LOCAL ROLE`; DML on the platform tables, nothing else.
-async fn grant_runtime_role(
-    tx: &mut Transaction<'static, Postgres>,
-    names: &DbNames,
-) -> anyhow::Result<()> {
+async fn grant_runtime_role(tx: &mut PgConnection, names: &DbNames) -> anyhow::Result<()> {
     let role = &names.runtime_role;
     let exists: bool =
         sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)")
             .bind(role)
-            .fetch_one(&mut **tx)
+            .fetch_one(&mut *tx)
             .await?;
     if !exists {
         sqlx::raw_sql(AssertSqlSafe(format!(
             "CREATE ROLE \"{role}\" NOLOGIN NOINHERIT"
         )))
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     }
     sqlx::raw_sql(AssertSqlSafe(format!(
@@ -103,19 +101,17 @@ async fn grant_runtime_role(
          REVOKE ALL ON platform.schema_migrations, platform.tenant_migrations FROM \"{role}\";
          GRANT SELECT ON platform.schema_migrations, platform.tenant_migrations TO \"{role}\";"
     )))
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await?;
     Ok(())
 }
 
-/// Applies the tenant migrations this tenant lacks, inside `tx` (owner role).
-pub async fn migrate_tenant(
-    tx: &mut Transaction<'static, Postgres>,
-    tenant: &TenantRef,
-) -> anyhow::Result<()> {
+/// Applies the tenant migrations this tenant lacks, inside the owner's
+/// transaction `tx`.
+pub async fn migrate_tenant(tx: &mut PgConnection, tenant: &TenantRef) -> anyhow::Result<()> {
     sqlx::query("SELECT set_config('search_path', $1, true)")
         .bind(tenant.schema_name.as_str())
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     for m in TENANT.iter() {
         let applied: Option<Vec<u8>> = sqlx::query_scalar(
@@ -123,7 +119,7 @@ pub async fn migrate_tenant(
         )
         .bind(tenant.id)
         .bind(m.version)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(&mut *tx)
         .await?;
         match applied {
             Some(sum) if sum == *m.checksum => continue,
@@ -135,7 +131,7 @@ pub async fn migrate_tenant(
             None => {}
         }
         sqlx::raw_sql(AssertSqlSafe(m.sql.as_str().to_string()))
-            .execute(&mut **tx)
+            .execute(&mut *tx)
             .await
             .map_err(|e| {
                 anyhow::anyhow!(
@@ -148,13 +144,13 @@ pub async fn migrate_tenant(
         tracing::info!(version = m.version, tenant = %tenant.client_id, "applied tenant migration");
     }
     sqlx::query(r#"SELECT set_config('search_path', '"$user", public', true)"#)
-        .execute(&mut **tx)
+        .execute(&mut *tx)
         .await?;
     Ok(())
 }
 
 async fn record_tenant_migration(
-    tx: &mut Transaction<'static, Postgres>,
+    tx: &mut PgConnection,
     tenant_id: Uuid,
     version: i64,
     checksum: &[u8],
@@ -165,7 +161,7 @@ async fn record_tenant_migration(
     .bind(tenant_id)
     .bind(version)
     .bind(checksum)
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await?;
     Ok(())
 }

@@ -10,14 +10,15 @@ use poem::middleware::{CookieJarManager, SetHeader};
 use poem::web::cookie::CookieKey;
 use poem::{EndpointExt, IntoEndpoint, Route, Server};
 
-use crate::access::Access;
-use crate::api;
-use crate::auth::guard::Guard;
 use crate::auth::password::Passwords;
 use crate::config::Settings;
 use crate::db::Db;
-use crate::migrate::migrate_all;
-use crate::state::{AppState, SharedState};
+use crate::db::migrate::migrate_all;
+use crate::http::access::Access;
+use crate::http::api::{self, Apis};
+use crate::http::guard::Guard;
+use crate::http::operations::Operations;
+use crate::http::state::{AppState, SharedState};
 
 pub struct Application {
     acceptor: TcpAcceptor,
@@ -47,13 +48,15 @@ impl Application {
         migrate_all(&owner, &names).await?;
         owner.close().await;
         let db = Db::connect(settings.database_url.expose(), settings.db_max_connections).await?;
-        let access = Access::load(&settings.tenants_dir.join("access")).await?;
+        let operations = Operations::of::<Apis>()?;
+        let access = Access::load(&settings.tenants_dir.join("access"), operations.ids()).await?;
         let passwords = Passwords::new(settings.password_hash_concurrency)?;
         let state = Arc::new(AppState {
             cookie_key: cookie_key(&settings)?,
             settings,
             db,
             access,
+            operations,
             passwords,
         });
         let addr = format!("{}:{}", state.settings.host, state.settings.port);
@@ -95,31 +98,17 @@ impl Application {
     }
 }
 
-/// Sweeps every ten minutes (see [`sweep_once`]).
+/// Sweeps ended sessions every ten minutes (see [`crate::auth::sweep_ended`]).
 async fn sweep_expired(state: SharedState) {
     let mut tick = tokio::time::interval(Duration::from_secs(600));
     loop {
         tick.tick().await;
-        if let Err(err) = sweep_once(&state).await {
+        if let Err(err) =
+            crate::auth::sweep_ended(&state.db, state.settings.session_idle_timeout).await
+        {
             tracing::warn!(error = %err, "sweeping expired sessions failed");
         }
     }
-}
-
-/// Deletes ended sessions and stale sign-in failure counters. The lookups
-/// already ignore them; this only keeps the tables small.
-pub async fn sweep_once(state: &SharedState) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "WITH s AS (DELETE FROM platform.sessions
-                    WHERE expires_at < now() OR last_seen_at < now() - make_interval(secs => $1))
-         DELETE FROM platform.login_throttle
-         WHERE window_start < now() - interval '1 day'
-           AND (locked_until IS NULL OR locked_until < now())",
-    )
-    .bind(state.settings.session_idle_timeout.as_secs_f64())
-    .execute(&state.db.app)
-    .await?;
-    Ok(())
 }
 
 async fn shutdown_signal() {

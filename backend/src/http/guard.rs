@@ -1,33 +1,34 @@
 //! The per-request guard in front of every `/api` operation.
 //!
 //! [`Guard`] (a poem middleware) gives each request an id and a log span,
-//! refuses cross-origin unsafe requests, loads the session from the private
-//! cookie and checks the CSRF token on unsafe methods. [`SessionAuth`] (the
-//! OpenAPI security scheme of every protected operation) then asks the policy
-//! whether the session's role may call this operation on this path.
+//! works out which operation it calls, refuses cross-origin unsafe requests,
+//! loads the session from the private cookie and checks the CSRF token on
+//! unsafe methods. The security schemes of `security.rs` then ask the policy
+//! whether the session's role may call that operation.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use poem::http::{Method, StatusCode, header};
 use poem::{Endpoint, IntoResponse, Middleware, Request, Response};
-use poem_openapi::SecurityScheme;
-use poem_openapi::auth::ApiKey;
 use tracing::Instrument;
 use uuid::Uuid;
 
-use super::session::{self, Session, tokens_equal};
-use super::{CSRF_HEADER, SESSION_COOKIE};
-use crate::access::ANONYMOUS;
-use crate::error::{ApiError, render_any_error};
-use crate::state::SharedState;
+use crate::auth::tokens_equal;
+use crate::auth::{CSRF_HEADER, SESSION_COOKIE, Session, store as sessions};
+use crate::http::error::{ApiError, render_any_error};
+use crate::http::operations::OperationId;
+use crate::http::state::SharedState;
 
-/// What the guard learned about the request, for handlers and the checker.
+/// What the guard learned about the request, for the security schemes.
 #[derive(Clone, Debug)]
 pub struct RequestContext {
     pub request_id: String,
     pub ip: Option<String>,
     pub session: Option<Arc<Session>>,
+    /// The operation the request calls; `None` when no operation matches (the
+    /// router then answers 404 or 405 and no operation runs).
+    pub operation: Option<OperationId>,
 }
 
 pub struct Guard {
@@ -147,8 +148,9 @@ impl<E> GuardEndpoint<E> {
                 "Requests that change data must come from the brandops app itself.",
             ));
         }
+        let operation = state.operations.resolve(req.method(), req.uri()).await;
         // Liveness must not touch the database, session or not.
-        let health = req.original_uri().path() == "/api/health";
+        let health = operation == Some(OperationId("health"));
         let token = req
             .cookie()
             .private_with_key(&state.cookie_key)
@@ -157,7 +159,7 @@ impl<E> GuardEndpoint<E> {
             .filter(|_| !health);
         let session = match token {
             Some(token) => {
-                session::load(&state.db.app, &token, state.settings.session_idle_timeout).await?
+                sessions::load(&state.db.app, &token, state.settings.session_idle_timeout).await?
             }
             None => None,
         };
@@ -167,10 +169,9 @@ impl<E> GuardEndpoint<E> {
             if let Some(client) = s.client_id() {
                 span.record("tenant", client);
             }
-            let login = req
-                .original_uri()
-                .path()
-                .eq_ignore_ascii_case("/api/auth/login");
+            // Signing in again from a signed-in browser needs no token: the
+            // old session is ended by the sign-in itself.
+            let login = operation == Some(OperationId("login"));
             if unsafe_method && !login {
                 let sent = req.header(CSRF_HEADER).unwrap_or_default();
                 if !tokens_equal(sent, &s.csrf_token) {
@@ -187,80 +188,8 @@ impl<E> GuardEndpoint<E> {
             request_id: request_id.to_string(),
             ip,
             session: session.map(Arc::new),
+            operation,
         });
         Ok(())
     }
-}
-
-/// Signed in through the session cookie, and allowed by the policy to call
-/// this operation.
-#[derive(SecurityScheme)]
-#[oai(
-    ty = "api_key",
-    key_name = "brandops_session",
-    key_in = "cookie",
-    checker = "authorize_session"
-)]
-pub struct SessionAuth(pub Arc<Session>);
-
-/// The state and the guard's context of a request that passed the guard.
-fn guarded(req: &Request) -> Result<(&SharedState, RequestContext), ApiError> {
-    let state = req
-        .data::<SharedState>()
-        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("state missing")))?;
-    let ctx = req
-        .extensions()
-        .get::<RequestContext>()
-        .cloned()
-        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("guard missing")))?;
-    Ok((state, ctx))
-}
-
-/// Asks the policy whether `role` in `domain` may call this request's path
-/// and method.
-fn policy_allows(state: &SharedState, req: &Request, role: &str, domain: &str) -> bool {
-    state.access.allows(
-        role,
-        domain,
-        req.original_uri().path(),
-        req.method().as_str(),
-    )
-}
-
-async fn authorize_session(req: &Request, _cookie: ApiKey) -> poem::Result<Arc<Session>> {
-    let (state, ctx) = guarded(req)?;
-    let Some(session) = ctx.session else {
-        return Err(ApiError::unauthenticated().into());
-    };
-    if !policy_allows(state, req, session.role.as_str(), &session.access_domain()) {
-        return Err(ApiError::forbidden().into());
-    }
-    Ok(session)
-}
-
-/// For the operations anyone may call (sign-in, health): still asks the
-/// policy, with the caller's role or `anonymous`.
-pub fn authorize_public(req: &Request) -> Result<RequestContext, ApiError> {
-    let (state, ctx) = guarded(req)?;
-    let (role, domain) = match &ctx.session {
-        Some(s) => (s.role.as_str().to_string(), s.access_domain()),
-        None => (ANONYMOUS.to_string(), "*".to_string()),
-    };
-    if policy_allows(state, req, &role, &domain) {
-        Ok(ctx)
-    } else {
-        Err(ApiError::forbidden())
-    }
-}
-
-/// The request context of a protected operation (the guard always sets it).
-pub fn context(req: &Request) -> RequestContext {
-    req.extensions()
-        .get::<RequestContext>()
-        .cloned()
-        .unwrap_or_else(|| RequestContext {
-            request_id: String::new(),
-            ip: None,
-            session: None,
-        })
 }

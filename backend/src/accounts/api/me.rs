@@ -1,23 +1,22 @@
 //! `/api/me*`: the signed-in user's own profile, password and preferences.
 
 use chrono::{DateTime, Utc};
-use poem::Request;
 use poem::http::StatusCode;
 use poem::web::Data;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 use uuid::Uuid;
 
-use crate::accounts::{NewPassword, Role};
-use crate::api::ApiTags;
+use crate::accounts::{LandingPage, NewPassword, Role, store};
 use crate::audit;
-use crate::auth::SessionAuth;
-use crate::auth::guard::context;
-use crate::db::end_read_only;
-use crate::error::ApiError;
+use crate::auth::store as sessions;
 use crate::error_responses;
-use crate::state::SharedState;
+use crate::http::error::ApiError;
+use crate::http::security::{SignedIn, TenantSession};
+use crate::http::state::SharedState;
+use crate::http::tags::ApiTags;
 
+#[derive(Default)]
 pub struct MeApi;
 
 #[derive(Object, Debug)]
@@ -114,16 +113,11 @@ impl MeApi {
     async fn profile(
         &self,
         state: Data<&SharedState>,
-        auth: SessionAuth,
+        caller: SignedIn,
     ) -> Result<ProfileOk, ProfileError> {
-        let s = &auth.0;
-        let (created_at, organisation_name): (DateTime<Utc>, Option<String>) = sqlx::query_as(
-            "SELECT a.created_at, t.name FROM platform.accounts a
-             LEFT JOIN platform.tenants t ON t.id = a.tenant_id WHERE a.id = $1",
-        )
-        .bind(s.account_id)
-        .fetch_one(&state.db.app)
-        .await?;
+        let s = &caller.session;
+        let (created_at, organisation_name) =
+            store::profile_facts(&state.db.app, s.account_id).await?;
         Ok(ProfileOk::Ok(Json(Profile {
             id: s.account_id,
             name: s.name.clone(),
@@ -145,17 +139,12 @@ impl MeApi {
     async fn change_password(
         &self,
         state: Data<&SharedState>,
-        auth: SessionAuth,
-        req: &Request,
+        caller: SignedIn,
         body: Json<ChangePassword>,
     ) -> Result<PasswordOk, PasswordError> {
-        let s = &auth.0;
+        let s = &caller.session;
         let new = NewPassword::parse(&body.new_password)?;
-        let stored: String =
-            sqlx::query_scalar("SELECT password_hash FROM platform.accounts WHERE id = $1")
-                .bind(s.account_id)
-                .fetch_one(&state.db.app)
-                .await?;
+        let stored = store::password_hash(&state.db.app, s.account_id).await?;
         if !state
             .passwords
             .verify(&body.current_password, Some(&stored))
@@ -170,19 +159,11 @@ impl MeApi {
         }
         let hash = state.passwords.hash(new.expose()).await?;
         let mut tx = state.db.begin_platform().await?;
-        sqlx::query("UPDATE platform.accounts SET password_hash = $1 WHERE id = $2")
-            .bind(&hash)
-            .bind(s.account_id)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("DELETE FROM platform.sessions WHERE account_id = $1 AND id_hash <> $2")
-            .bind(s.account_id)
-            .bind(&s.id_hash)
-            .execute(&mut *tx)
-            .await?;
+        store::set_password(&mut tx, s.account_id, &hash).await?;
+        sessions::end_others_for_account(&mut *tx, s.account_id, &s.id_hash).await?;
         audit::record(
             &mut *tx,
-            &s.actor(context(req).ip),
+            &caller.actor,
             "user.change_own_password",
             s.tenant.as_ref().map(|t| t.id),
             Some(&s.email),
@@ -203,19 +184,14 @@ impl MeApi {
     async fn preferences(
         &self,
         state: Data<&SharedState>,
-        auth: SessionAuth,
+        caller: SignedIn,
     ) -> Result<PreferencesOk, PreferencesError> {
-        let Some(tenant) = &auth.0.tenant else {
+        let Some(tenant) = &caller.session.tenant else {
             return Ok(PreferencesOk::Ok(Json(Preferences::default())));
         };
         let mut tx = state.db.begin_tenant(tenant).await?;
-        let row: Option<(String, String)> = sqlx::query_as(
-            "SELECT theme, landing_page FROM user_preferences WHERE account_id = $1",
-        )
-        .bind(auth.0.account_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        end_read_only(tx);
+        let row = store::preferences(&mut tx, caller.session.account_id).await?;
+        tx.end_read_only();
         Ok(PreferencesOk::Ok(Json(row.map_or_else(
             Preferences::default,
             |(t, l)| Preferences {
@@ -234,38 +210,22 @@ impl MeApi {
     async fn save_preferences(
         &self,
         state: Data<&SharedState>,
-        auth: SessionAuth,
+        caller: TenantSession,
         body: Json<Preferences>,
     ) -> Result<PreferencesOk, PreferencesError> {
-        let tenant = auth.0.tenant.as_ref().ok_or_else(ApiError::forbidden)?;
-        let landing = body.landing_page.trim();
-        let valid_landing = landing.starts_with('/')
-            && landing.len() <= 200
-            && landing
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '_' | '-'));
-        if !valid_landing {
-            return Err(ApiError::invalid_input(
-                "landingPage must be an app path such as / or /products.",
-            )
-            .into());
-        }
-        let mut tx = state.db.begin_tenant(tenant).await?;
-        sqlx::query(
-            "INSERT INTO user_preferences (account_id, theme, landing_page, updated_at)
-             VALUES ($1, $2, $3, now())
-             ON CONFLICT (account_id) DO UPDATE
-             SET theme = EXCLUDED.theme, landing_page = EXCLUDED.landing_page, updated_at = now()",
+        let landing = LandingPage::parse(&body.landing_page)?;
+        let mut tx = state.db.begin_tenant(&caller.tenant).await?;
+        store::save_preferences(
+            &mut tx,
+            caller.session.account_id,
+            body.theme.as_str(),
+            landing.as_str(),
         )
-        .bind(auth.0.account_id)
-        .bind(body.theme.as_str())
-        .bind(landing)
-        .execute(&mut *tx)
         .await?;
         tx.commit().await?;
         Ok(PreferencesOk::Ok(Json(Preferences {
             theme: body.theme,
-            landing_page: landing.to_string(),
+            landing_page: landing.as_str().to_string(),
         })))
     }
 }

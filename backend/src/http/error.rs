@@ -161,22 +161,22 @@ macro_rules! error_responses {
         pub enum $name {
             $(
                 #[oai(status = $status)]
-                $variant(poem_openapi::payload::Json<$crate::error::ErrorBody>),
+                $variant(poem_openapi::payload::Json<$crate::http::error::ErrorBody>),
             )*
             /// Something went wrong on the server; details are in its log.
             #[oai(status = 500)]
-            Internal(poem_openapi::payload::Json<$crate::error::ErrorBody>),
+            Internal(poem_openapi::payload::Json<$crate::http::error::ErrorBody>),
         }
 
-        impl From<$crate::error::ApiError> for $name {
-            fn from(err: $crate::error::ApiError) -> Self {
+        impl From<$crate::http::error::ApiError> for $name {
+            fn from(err: $crate::http::error::ApiError) -> Self {
                 match err.status.as_u16() {
                     $( $status => Self::$variant(poem_openapi::payload::Json(err.body())), )*
                     500 => Self::Internal(poem_openapi::payload::Json(err.body())),
                     other => {
                         tracing::error!(status = other, code = err.code, "undeclared error status");
                         Self::Internal(poem_openapi::payload::Json(
-                            $crate::error::ApiError::internal(anyhow::anyhow!("undeclared status {other}")).body(),
+                            $crate::http::error::ApiError::internal(anyhow::anyhow!("undeclared status {other}")).body(),
                         ))
                     }
                 }
@@ -185,13 +185,13 @@ macro_rules! error_responses {
 
         impl From<sqlx::Error> for $name {
             fn from(err: sqlx::Error) -> Self {
-                $crate::error::ApiError::from(err).into()
+                $crate::http::error::ApiError::from(err).into()
             }
         }
 
         impl From<anyhow::Error> for $name {
             fn from(err: anyhow::Error) -> Self {
-                $crate::error::ApiError::from(err).into()
+                $crate::http::error::ApiError::from(err).into()
             }
         }
     };

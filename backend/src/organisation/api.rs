@@ -1,21 +1,20 @@
 //! `/api/organisation`: the caller's organisation, its limits and usage
 //! (the /configuration and /ui/table pages).
 
-use poem::Request;
 use poem::web::Data;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 
-use crate::api::ApiTags;
+use super::store;
 use crate::audit;
-use crate::auth::SessionAuth;
-use crate::auth::guard::context;
-use crate::db::end_read_only;
-use crate::error::ApiError;
 use crate::error_responses;
-use crate::state::SharedState;
-use crate::tenants::{MODULES, TenantKind};
+use crate::http::error::ApiError;
+use crate::http::security::TenantSession;
+use crate::http::state::SharedState;
+use crate::http::tags::ApiTags;
+use crate::tenants::{MODULES, OrganisationName, TenantKind};
 
+#[derive(Default)]
 pub struct OrganisationApi;
 
 #[derive(Object, Debug)]
@@ -64,42 +63,32 @@ pub enum OrganisationOk {
 error_responses!(OrganisationError { BadRequest = 400, Unauthorized = 401, Forbidden = 403 });
 
 impl OrganisationApi {
-    async fn load(state: &SharedState, auth: &SessionAuth) -> Result<Organisation, ApiError> {
-        let tenant = auth.0.tenant.as_ref().ok_or_else(ApiError::forbidden)?;
-        let (status, user_limit, modules, user_count): (String, i32, Vec<String>, i64) =
-            sqlx::query_as(
-                "SELECT t.status, t.user_limit, t.modules,
-                        (SELECT count(*) FROM platform.accounts a WHERE a.tenant_id = t.id)
-                 FROM platform.tenants t WHERE t.id = $1",
-            )
-            .bind(tenant.id)
-            .fetch_one(&state.db.app)
-            .await?;
+    async fn load(state: &SharedState, caller: &TenantSession) -> Result<Organisation, ApiError> {
+        let tenant = &caller.tenant;
+        let facts = store::tenant_facts(&state.db.app, tenant.id).await?;
         let mut tx = state.db.begin_tenant(tenant).await?;
-        let name: String = sqlx::query_scalar("SELECT display_name FROM org_settings")
-            .fetch_one(&mut *tx)
-            .await?;
-        end_read_only(tx);
+        let name = store::display_name(&mut tx).await?;
+        tx.end_read_only();
         Ok(Organisation {
             client_id: tenant.client_id.clone(),
             name,
             kind: tenant.kind,
-            status,
-            user_limit,
-            user_count,
+            status: facts.status,
+            user_limit: facts.user_limit,
+            user_count: facts.user_count,
             modules: MODULES
                 .iter()
                 .map(|(key, label)| Module {
                     key: (*key).into(),
                     name: (*label).into(),
-                    enabled: modules.iter().any(|m| m == key),
+                    enabled: facts.modules.iter().any(|m| m == key),
                 })
                 .collect(),
             usage: vec![Usage {
                 key: "users".into(),
                 label: "Users".into(),
-                used: user_count,
-                limit: i64::from(user_limit),
+                used: facts.user_count,
+                limit: i64::from(facts.user_limit),
             }],
         })
     }
@@ -116,12 +105,14 @@ impl OrganisationApi {
     async fn get(
         &self,
         state: Data<&SharedState>,
-        auth: SessionAuth,
+        caller: TenantSession,
     ) -> Result<OrganisationOk, OrganisationError> {
-        Ok(OrganisationOk::Ok(Json(Self::load(&state, &auth).await?)))
+        Ok(OrganisationOk::Ok(Json(Self::load(&state, &caller).await?)))
     }
 
     /// Rename the organisation (organisation admins).
+    // The audit record and the rename are written in one transaction: both
+    // or neither.
     #[oai(
         path = "/organisation",
         method = "put",
@@ -130,36 +121,24 @@ impl OrganisationApi {
     async fn update(
         &self,
         state: Data<&SharedState>,
-        auth: SessionAuth,
-        req: &Request,
+        caller: TenantSession,
         body: Json<OrganisationUpdate>,
     ) -> Result<OrganisationOk, OrganisationError> {
-        let tenant = auth.0.tenant.as_ref().ok_or_else(ApiError::forbidden)?;
-        let name = body.name.trim();
-        if name.is_empty() || name.chars().count() > 200 {
-            return Err(ApiError::invalid_input(
-                "Organisation name is required (200 characters at most).",
-            )
-            .into());
-        }
+        let tenant = &caller.tenant;
+        let name = OrganisationName::parse(&body.name)?;
+        let mut tx = state.db.begin_platform().await?;
         audit::record(
-            &state.db.app,
-            &auth.0.actor(context(req).ip),
+            &mut *tx,
+            &caller.actor,
             "organisation.rename",
             Some(tenant.id),
             Some(&tenant.client_id),
-            serde_json::json!({ "name": name }),
+            serde_json::json!({ "name": name.as_str() }),
         )
         .await?;
-        let mut tx = state.db.begin_tenant(tenant).await?;
-        sqlx::query(
-            "UPDATE org_settings SET display_name = $1, updated_at = now(), updated_by = $2",
-        )
-        .bind(name)
-        .bind(auth.0.account_id)
-        .execute(&mut *tx)
-        .await?;
+        let mut tx = tx.enter_tenant(tenant).await?;
+        store::rename(&mut tx, &name, caller.session.account_id).await?;
         tx.commit().await?;
-        Ok(OrganisationOk::Ok(Json(Self::load(&state, &auth).await?)))
+        Ok(OrganisationOk::Ok(Json(Self::load(&state, &caller).await?)))
     }
 }

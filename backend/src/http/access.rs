@@ -1,10 +1,12 @@
 //! The one access policy: a Casbin enforcer loaded from `tenants/access/`.
 //!
 //! It answers two questions with the same rules: may this role open this page
-//! route (`act = "view"`), and may it call this API operation (`act` = the
-//! HTTP method, `obj` = the request path). The session endpoint's
-//! `allowedPaths` is read from the same policy, so the frontend never holds a
-//! copy of the role table.
+//! route (`act = "view"`, `obj` = the path, matched with [`path_under`]), and
+//! may it call this API operation (`act = "call"`, `obj` = the operation's
+//! `operation_id`, matched exactly). Keying API rules by operation means a
+//! rule never covers another operation below the same URL. The session
+//! endpoint's `allowedPaths` is read from the same policy, so the frontend
+//! never holds a copy of the role table.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -15,22 +17,30 @@ use casbin::function_map::OperatorFunction;
 use casbin::prelude::*;
 use casbin::rhai::Dynamic;
 
+use crate::http::operations::OperationId;
+
 /// The role of a request that carries no session.
 pub const ANONYMOUS: &str = "anonymous";
+/// The action of API rules; their object is an `operation_id`.
+pub const CALL: &str = "call";
+/// The action of page-route rules; their object is a path.
+pub const VIEW: &str = "view";
 
 pub struct Access {
     enforcer: Enforcer,
-    /// Decisions already made. The policy does not change while the server
-    /// runs, and casbin evaluates its matcher (a rhai script) against every
-    /// policy row, so each (role, domain, path, action) is worked out once.
+    /// Operation decisions already made. The policy does not change while
+    /// the server runs, and casbin evaluates its matcher (a rhai script)
+    /// against every policy row, so each (role, domain, operation) is worked
+    /// out once. Nothing from the request's path is a key: operations are a
+    /// fixed set, roles too, and domains are one per tenant.
     decisions: RwLock<HashMap<DecisionKey, bool>>,
 }
 
-type DecisionKey = (String, String, String, String);
+type DecisionKey = (String, String, OperationId);
 
-/// Paths carry ids, so the cache is bounded: past this many entries it starts
-/// over.
-const MAX_CACHED_DECISIONS: usize = 50_000;
+/// Domains grow with tenants, so the cache is bounded all the same: past this
+/// many entries it starts over.
+const MAX_CACHED_DECISIONS: usize = 100_000;
 
 impl std::fmt::Debug for Access {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -63,6 +73,16 @@ pub fn path_under(request: &str, policy: &str) -> bool {
     r == p || (r.starts_with(&p) && r.as_bytes()[p.len()] == b'/')
 }
 
+/// A policy object that starts with `/` is a page path ([`path_under`]);
+/// any other is an `operation_id`, matched exactly.
+pub fn object_match(request: &str, policy: &str) -> bool {
+    if policy.starts_with('/') {
+        path_under(request, policy)
+    } else {
+        request == policy
+    }
+}
+
 /// Policy domain `*` matches every domain, `brand:*` every brand,
 /// `client:clientA` exactly that client.
 pub fn domain_match(request: &str, policy: &str) -> bool {
@@ -79,13 +99,18 @@ fn dyn_str(d: Dynamic) -> String {
 }
 
 impl Access {
-    /// Loads `model.conf` and `policy.csv` from `dir` (normally `tenants/access`).
-    pub async fn load(dir: &Path) -> anyhow::Result<Self> {
+    /// Loads `model.conf` and `policy.csv` from `dir` (normally
+    /// `tenants/access`) and checks the API rules against `operations`, the
+    /// `operation_id`s the service has: a rule naming no operation, or an
+    /// operation without any rule, is a mistake caught at start-up.
+    pub async fn load(dir: &Path, operations: &[&str]) -> anyhow::Result<Self> {
         let model_text = std::fs::read_to_string(dir.join("model.conf"))
             .with_context(|| format!("cannot read {}/model.conf", dir.display()))?;
         let policy_text = std::fs::read_to_string(dir.join("policy.csv"))
             .with_context(|| format!("cannot read {}/policy.csv", dir.display()))?;
-        Self::from_texts(&model_text, &policy_text).await
+        let access = Self::from_texts(&model_text, &policy_text).await?;
+        access.check_operations(operations)?;
+        Ok(access)
     }
 
     pub async fn from_texts(model: &str, policy: &str) -> anyhow::Result<Self> {
@@ -93,8 +118,8 @@ impl Access {
         let adapter = StringAdapter::new(policy);
         let mut enforcer = Enforcer::new(model, adapter).await?;
         enforcer.add_function(
-            "pathUnder",
-            OperatorFunction::Arg2(|r, p| path_under(&dyn_str(r), &dyn_str(p)).into()),
+            "objectMatch",
+            OperatorFunction::Arg2(|r, p| object_match(&dyn_str(r), &dyn_str(p)).into()),
         );
         enforcer.add_function(
             "domainMatch",
@@ -106,14 +131,30 @@ impl Access {
         })
     }
 
-    /// May `role` in `domain` perform `act` on `obj`? Errors count as "no".
-    pub fn allows(&self, role: &str, domain: &str, obj: &str, act: &str) -> bool {
-        let key = (
-            role.to_string(),
-            domain.to_string(),
-            obj.to_string(),
-            act.to_string(),
-        );
+    fn check_operations(&self, operations: &[&str]) -> anyhow::Result<()> {
+        let rules = self.enforcer.get_policy();
+        let api_rules: Vec<&Vec<String>> = rules
+            .iter()
+            .filter(|rule| rule.get(3).map(String::as_str) == Some(CALL))
+            .collect();
+        for rule in &api_rules {
+            anyhow::ensure!(
+                operations.contains(&rule[2].as_str()),
+                "policy rule {rule:?} names no operation of the API (operation_ids are case-sensitive)"
+            );
+        }
+        for op in operations {
+            anyhow::ensure!(
+                api_rules.iter().any(|rule| rule[2] == *op),
+                "operation {op} has no rule in the access policy: add its 'call' rows to policy.csv"
+            );
+        }
+        Ok(())
+    }
+
+    /// May `role` in `domain` call the operation `op`? Errors count as "no".
+    pub fn allows_operation(&self, role: &str, domain: &str, op: OperationId) -> bool {
+        let key = (role.to_string(), domain.to_string(), op);
         if let Some(known) = self
             .decisions
             .read()
@@ -122,7 +163,7 @@ impl Access {
         {
             return known;
         }
-        let decision = self.evaluate(role, domain, obj, act);
+        let decision = self.evaluate(role, domain, op.0, CALL);
         if let Ok(mut cache) = self.decisions.write() {
             if cache.len() >= MAX_CACHED_DECISIONS {
                 cache.clear();
@@ -130,6 +171,18 @@ impl Access {
             cache.insert(key, decision);
         }
         decision
+    }
+
+    /// How many operation decisions are cached (for tests: it must not grow
+    /// with request paths).
+    pub fn cached_decisions(&self) -> usize {
+        self.decisions.read().map_or(0, |d| d.len())
+    }
+
+    /// May `role` in `domain` open the page route `path`? (Not cached: the
+    /// server asks it only to list [`Self::allowed_paths`] and in tests.)
+    pub fn allows_page(&self, role: &str, domain: &str, path: &str) -> bool {
+        self.evaluate(role, domain, path, VIEW)
     }
 
     fn evaluate(&self, role: &str, domain: &str, obj: &str, act: &str) -> bool {
@@ -153,7 +206,7 @@ impl Access {
             .into_iter()
             .filter(|rule| {
                 rule.len() == 4
-                    && rule[3] == "view"
+                    && rule[3] == VIEW
                     && roles.contains(&rule[0])
                     && domain_match(domain, &rule[1])
             })
@@ -212,7 +265,8 @@ mod tests {
 
     async fn policy() -> Access {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tenants/access");
-        Access::load(&dir).await.unwrap()
+        let ops = crate::http::operations::Operations::of::<crate::http::api::Apis>().unwrap();
+        Access::load(&dir, ops.ids()).await.unwrap()
     }
 
     #[tokio::test]
@@ -256,28 +310,28 @@ mod tests {
         ];
         for (role, paths) in spec {
             for p in paths {
-                assert!(a.allows(role, brand, p, "view"), "{role} {p}");
+                assert!(a.allows_page(role, brand, p), "{role} {p}");
             }
         }
-        assert!(!a.allows("manager", brand, "/printer", "view"));
-        assert!(!a.allows("worker", brand, "/settings", "view"));
-        assert!(!a.allows("worker", brand, "/pharmagen/batchupdate", "view"));
-        assert!(a.allows("worker", brand, "/products/Add_product/", "view"));
-        assert!(a.allows("worker", brand, "/products/42", "view"));
+        assert!(!a.allows_page("manager", brand, "/printer"));
+        assert!(!a.allows_page("worker", brand, "/settings"));
+        assert!(!a.allows_page("worker", brand, "/pharmagen/batchupdate"));
+        assert!(a.allows_page("worker", brand, "/products/Add_product/"));
+        assert!(a.allows_page("worker", brand, "/products/42"));
     }
 
     #[tokio::test]
     async fn manage_org_is_admin_only_and_client_areas_are_scoped() {
         let a = policy().await;
-        assert!(a.allows("admin", "brand:acme", "/manage_org", "view"));
-        assert!(!a.allows("manager", "brand:acme", "/manage_org", "view"));
-        assert!(!a.allows("worker", "brand:acme", "/manage_org", "view"));
-        assert!(a.allows("employee", "client:clientA", "/clientA/dashboard", "view"));
-        assert!(a.allows("admin", "client:clientA", "/clienta/reports", "view"));
-        assert!(!a.allows("employee", "client:clientA", "/clientB/dashboard", "view"));
-        assert!(!a.allows("admin", "brand:acme", "/clientA/dashboard", "view"));
-        assert!(!a.allows("platform_admin", "platform", "/clientA/dashboard", "view"));
-        assert!(!a.allows(ANONYMOUS, "*", "/", "view"));
+        assert!(a.allows_page("admin", "brand:acme", "/manage_org"));
+        assert!(!a.allows_page("manager", "brand:acme", "/manage_org"));
+        assert!(!a.allows_page("worker", "brand:acme", "/manage_org"));
+        assert!(a.allows_page("employee", "client:clientA", "/clientA/dashboard"));
+        assert!(a.allows_page("admin", "client:clientA", "/clienta/reports"));
+        assert!(!a.allows_page("employee", "client:clientA", "/clientB/dashboard"));
+        assert!(!a.allows_page("admin", "brand:acme", "/clientA/dashboard"));
+        assert!(!a.allows_page("platform_admin", "platform", "/clientA/dashboard"));
+        assert!(!a.allows_page(ANONYMOUS, "*", "/"));
     }
 
     #[tokio::test]
@@ -291,21 +345,50 @@ mod tests {
             "platform_admin",
             ANONYMOUS,
         ] {
-            for path in [
-                "/",
-                "/printer",
-                "/manage_org",
-                "/clientA/x",
-                "/api/client-auth",
-                "/api/health",
+            for op in [
+                "login",
+                "createTenant",
+                "suspendTenant",
+                "updateOrganisation",
             ] {
-                for act in ["view", "GET", "POST"] {
-                    let first = a.allows(role, "brand:acme", path, act);
-                    assert_eq!(first, a.evaluate(role, "brand:acme", path, act));
-                    assert_eq!(first, a.allows(role, "brand:acme", path, act));
-                }
+                let op = OperationId(op);
+                let first = a.allows_operation(role, "brand:acme", op);
+                assert_eq!(first, a.evaluate(role, "brand:acme", op.0, CALL));
+                assert_eq!(first, a.allows_operation(role, "brand:acme", op));
             }
         }
+    }
+
+    #[tokio::test]
+    async fn api_rules_are_keyed_by_operation_not_by_url_prefix() {
+        let a = policy().await;
+        let platform = |op| a.allows_operation("platform_admin", "platform", OperationId(op));
+        assert!(platform("createTenant"));
+        assert!(platform("suspendTenant"));
+        // An operation id is matched exactly: no prefixes, no paths, no case folding.
+        assert!(!a.allows_operation("platform_admin", "platform", OperationId("createTenantX")));
+        assert!(!a.allows_operation("platform_admin", "platform", OperationId("createtenant")));
+        assert!(!a.allows_page("platform_admin", "platform", "/api/platform/tenants"));
+        assert!(!a.allows_operation("admin", "brand:acme", OperationId("suspendTenant")));
+        // A page rule never grants an operation, nor an operation rule a page.
+        assert!(!object_match("/products", "createTenant"));
+        assert!(!object_match("createTenant", "/"));
+    }
+
+    #[tokio::test]
+    async fn every_operation_has_a_rule_and_every_rule_an_operation() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tenants/access");
+        let ops = crate::http::operations::Operations::of::<crate::http::api::Apis>().unwrap();
+        Access::load(&dir, ops.ids()).await.unwrap();
+        let mut missing = ops.ids().to_vec();
+        missing.push("noSuchOperation");
+        let err = Access::load(&dir, &missing[1..]).await.unwrap_err();
+        assert!(err.to_string().contains("names no operation"), "{err}");
+        let err = Access::load(&dir, &missing).await.unwrap_err();
+        assert!(
+            err.to_string().contains("noSuchOperation has no rule"),
+            "{err}"
+        );
     }
 
     #[tokio::test]

@@ -1,14 +1,22 @@
 //! Accounts: who can sign in. Identity lives in `platform.accounts`; each
 //! account belongs to one tenant with one role (platform admins to none).
+//! The domain covers the organisation's users (the All Users page) and each
+//! user's own profile, password and preferences.
 //!
 //! Input is parsed into these newtypes at the boundary, so code past the
 //! handlers never sees an unchecked email, name, role or password.
 
+pub mod api;
+pub mod store;
+
 use poem_openapi::Enum;
-use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
+use crate::tenants::TenantKind;
+
+/// The exact answer when the organisation is at its user limit.
+pub const USER_LIMIT_REACHED: &str = "You have reached limit to add users.";
 
 #[derive(Enum, Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
 #[oai(rename_all = "snake_case")]
@@ -42,6 +50,18 @@ impl Role {
 
     pub fn parse(s: &str) -> Option<Role> {
         Role::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+
+    /// Whether an organisation of this kind has this role: brands have
+    /// admins, managers and workers; client organisations admins and
+    /// employees. Platform admins belong to no organisation.
+    pub fn belongs_to(self, kind: TenantKind) -> bool {
+        matches!(
+            (self, kind),
+            (Role::Admin, _)
+                | (Role::Manager | Role::Worker, TenantKind::Brand)
+                | (Role::Employee, TenantKind::Client)
+        )
     }
 }
 
@@ -145,39 +165,53 @@ pub struct NewAccount {
     pub password_hash: String,
 }
 
-pub async fn insert_account(
-    conn: &mut PgConnection,
-    tenant_id: Option<Uuid>,
-    account: &NewAccount,
-) -> Result<AccountSummary, ApiError> {
-    let row = sqlx::query_as::<_, AccountSummary>(
-        "INSERT INTO platform.accounts (id, tenant_id, email, name, role, password_hash)
-         VALUES ($1, $2, $3, $4, $5, $6)
-         RETURNING id, name, email, role",
-    )
-    .bind(Uuid::new_v4())
-    .bind(tenant_id)
-    .bind(account.email.as_str())
-    .bind(account.name.as_str())
-    .bind(account.role.as_str())
-    .bind(&account.password_hash)
-    .fetch_one(conn)
-    .await
-    .map_err(|e| match unique_violation(&e) {
-        Some("accounts_email_key") => ApiError::conflict(format!(
-            "An account with the email {} already exists.",
-            account.email.as_str()
+/// Roles an organisation admin may give: brands have workers and managers,
+/// client organisations have employees.
+pub fn new_user_role(kind: TenantKind, raw: Option<&str>) -> Result<Role, ApiError> {
+    let raw = raw.map(str::trim).filter(|r| !r.is_empty());
+    match (kind, raw) {
+        (TenantKind::Brand, None) => Ok(Role::Worker),
+        (TenantKind::Brand, Some(r)) if r.eq_ignore_ascii_case("worker") => Ok(Role::Worker),
+        (TenantKind::Brand, Some(r)) if r.eq_ignore_ascii_case("manager") => Ok(Role::Manager),
+        (TenantKind::Brand, Some(_)) => {
+            Err(ApiError::invalid_input("Role must be worker or manager."))
+        }
+        (TenantKind::Client, None) => Ok(Role::Employee),
+        (TenantKind::Client, Some(r)) if r.eq_ignore_ascii_case("employee") => Ok(Role::Employee),
+        (TenantKind::Client, Some(_)) => Err(ApiError::invalid_input(
+            "Role must be employee in a client organisation.",
         )),
-        _ => ApiError::from(e),
-    })?;
-    Ok(row)
+    }
 }
 
-/// The name of the unique constraint a query violated, if that is what failed.
-pub fn unique_violation(err: &sqlx::Error) -> Option<&str> {
-    match err {
-        sqlx::Error::Database(db) if db.code().as_deref() == Some("23505") => db.constraint(),
-        _ => None,
+/// The value of a required text field, or "<what> is required.".
+pub fn required<'a>(value: &'a Option<String>, what: &str) -> Result<&'a str, ApiError> {
+    match value.as_deref().map(str::trim) {
+        Some(v) if !v.is_empty() => Ok(value.as_deref().unwrap_or_default()),
+        _ => Err(ApiError::invalid_input(format!("{what} is required."))),
+    }
+}
+
+/// A page to open after signing in: an app path such as `/` or `/products`.
+pub struct LandingPage(String);
+
+impl LandingPage {
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        let landing = raw.trim();
+        let valid = landing.starts_with('/')
+            && landing.len() <= 200
+            && landing
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '_' | '-'));
+        if !valid {
+            return Err(ApiError::invalid_input(
+                "landingPage must be an app path such as / or /products.",
+            ));
+        }
+        Ok(Self(landing.to_string()))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
     }
 }
 

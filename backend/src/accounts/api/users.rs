@@ -1,0 +1,275 @@
+//! Organisation users: the All Users page's calls (`/api/account-info`,
+//! `/api/client-auth`), with the spec's exact paths, actions and answers.
+
+use poem::http::StatusCode;
+use poem::web::Data;
+use poem_openapi::param::Query;
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, Object, OpenApi, Union};
+use uuid::Uuid;
+
+use crate::accounts::{
+    AccountSummary, Email, NewAccount, NewPassword, PersonName, USER_LIMIT_REACHED, new_user_role,
+    required, store,
+};
+use crate::audit;
+use crate::auth::store as sessions;
+use crate::error_responses;
+use crate::http::error::ApiError;
+use crate::http::security::TenantSession;
+use crate::http::state::SharedState;
+use crate::http::tags::ApiTags;
+
+#[derive(Default)]
+pub struct UsersApi;
+
+/// `{"action": "adduser", ...}`: every field is checked by the server, which
+/// answers with a message per missing or invalid field.
+#[derive(Object, Debug)]
+pub struct AddUser {
+    pub email: Option<String>,
+    pub name: Option<String>,
+    pub password: Option<String>,
+    /// `worker` (default) or `manager` in a brand; `employee` in a client
+    /// organisation.
+    pub role: Option<String>,
+}
+
+/// `{"action": "removeuser", "user_id": ...}`
+#[derive(Object, Debug)]
+pub struct RemoveUser {
+    pub user_id: Option<String>,
+}
+
+#[derive(Union, Debug)]
+#[oai(discriminator_name = "action")]
+pub enum ClientAuthPost {
+    #[oai(mapping = "adduser")]
+    AddUser(AddUser),
+    #[oai(mapping = "removeuser")]
+    RemoveUser(RemoveUser),
+}
+
+/// `{"action": "resetorguserpassword", "email", "new_password"}`
+#[derive(Object, Debug)]
+pub struct ResetPassword {
+    pub action: String,
+    pub email: Option<String>,
+    pub new_password: Option<String>,
+}
+
+#[derive(Object, Debug)]
+pub struct OkBody {
+    pub ok: bool,
+}
+
+#[derive(ApiResponse)]
+pub enum AccountListOk {
+    #[oai(status = 200)]
+    Ok(Json<Vec<AccountSummary>>),
+}
+
+error_responses!(AccountListError {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+});
+
+#[derive(ApiResponse)]
+pub enum ClientAuthOk {
+    /// The user was added.
+    #[oai(status = 201)]
+    Created(Json<AccountSummary>),
+    /// The user was removed.
+    #[oai(status = 200)]
+    Ok(Json<OkBody>),
+}
+
+error_responses!(ClientAuthError {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+    NotFound = 404,
+    Conflict = 409,
+});
+
+#[derive(ApiResponse)]
+pub enum ResetOk {
+    /// The password was changed and the user's sessions ended.
+    #[oai(status = 200)]
+    Ok(Json<OkBody>),
+}
+
+error_responses!(ResetError {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+    NotFound = 404,
+});
+
+#[OpenApi(tag = "ApiTags::Users")]
+impl UsersApi {
+    /// The other accounts of the caller's organisation (organisation admins).
+    #[oai(
+        path = "/account-info",
+        method = "get",
+        operation_id = "listOtherAccounts"
+    )]
+    async fn account_info(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        /// Must be `otheraccountinfo`.
+        action: Query<String>,
+    ) -> Result<AccountListOk, AccountListError> {
+        if action.0 != "otheraccountinfo" {
+            return Err(
+                ApiError::invalid_input("Unknown action: use action=otheraccountinfo.").into(),
+            );
+        }
+        let rows =
+            store::list_others(&state.db.app, caller.tenant.id, caller.session.account_id).await?;
+        Ok(AccountListOk::Ok(Json(rows)))
+    }
+
+    /// Add a user to (`adduser`) or remove one from (`removeuser`) the
+    /// caller's organisation (organisation admins). Adding is refused with 403
+    /// "You have reached limit to add users." at the organisation's limit.
+    #[oai(path = "/client-auth", method = "post", operation_id = "manageOrgUser")]
+    async fn client_auth(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        body: Json<ClientAuthPost>,
+    ) -> Result<ClientAuthOk, ClientAuthError> {
+        match body.0 {
+            ClientAuthPost::AddUser(add) => Ok(ClientAuthOk::Created(Json(
+                add_user(&state, &caller, add).await?,
+            ))),
+            ClientAuthPost::RemoveUser(remove) => {
+                remove_user(&state, &caller, remove).await?;
+                Ok(ClientAuthOk::Ok(Json(OkBody { ok: true })))
+            }
+        }
+    }
+
+    /// Set a new password for a user of the caller's organisation
+    /// (`resetorguserpassword`, organisation admins). Their sessions end.
+    #[oai(
+        path = "/client-auth",
+        method = "patch",
+        operation_id = "resetOrgUserPassword"
+    )]
+    async fn reset_password(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        body: Json<ResetPassword>,
+    ) -> Result<ResetOk, ResetError> {
+        let tenant = &caller.tenant;
+        if body.action != "resetorguserpassword" {
+            return Err(
+                ApiError::invalid_input("Unknown action: use resetorguserpassword.").into(),
+            );
+        }
+        let email = Email::parse(required(&body.email, "Email")?)?;
+        let password = NewPassword::parse(body.new_password.as_deref().unwrap_or_default())?;
+        let hash = state.passwords.hash(password.expose()).await?;
+        let mut tx = state.db.begin_platform().await?;
+        let Some(account_id) =
+            store::set_password_by_email(&mut tx, tenant.id, &email, &hash).await?
+        else {
+            return Err(ApiError::not_found("No such user in your organisation.").into());
+        };
+        let ended = sessions::end_all_for_account(&mut *tx, account_id).await?;
+        audit::record(
+            &mut *tx,
+            &caller.actor,
+            "user.reset_password",
+            Some(tenant.id),
+            Some(email.as_str()),
+            serde_json::json!({ "accountId": account_id, "sessionsEnded": ended }),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(ResetOk::Ok(Json(OkBody { ok: true })))
+    }
+}
+
+/// `adduser`: at most the organisation's user limit, even under concurrent
+/// adds.
+async fn add_user(
+    state: &SharedState,
+    caller: &TenantSession,
+    add: AddUser,
+) -> Result<AccountSummary, ApiError> {
+    let tenant = &caller.tenant;
+    let name = PersonName::parse(required(&add.name, "Name")?)?;
+    let email = Email::parse(required(&add.email, "Email")?)?;
+    let password = NewPassword::parse(add.password.as_deref().unwrap_or_default())?;
+    let role = new_user_role(tenant.kind, add.role.as_deref())?;
+    let password_hash = state.passwords.hash(password.expose()).await?;
+
+    let mut tx = state.db.begin_platform().await?;
+    let (limit, count) = store::lock_user_limit(&mut tx, tenant.id).await?;
+    if count >= i64::from(limit) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "user_limit",
+            USER_LIMIT_REACHED,
+        ));
+    }
+    let account = NewAccount {
+        email,
+        name,
+        role,
+        password_hash,
+    };
+    let created = store::insert_account(&mut tx, Some(tenant.id), &account).await?;
+    audit::record(
+        &mut *tx,
+        &caller.actor,
+        "user.add",
+        Some(tenant.id),
+        Some(&created.email),
+        serde_json::json!({ "accountId": created.id, "role": created.role }),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(created)
+}
+
+/// `removeuser`: the account and its rows in the tenant's schema go together.
+async fn remove_user(
+    state: &SharedState,
+    caller: &TenantSession,
+    remove: RemoveUser,
+) -> Result<(), ApiError> {
+    let tenant = &caller.tenant;
+    let raw = required(&remove.user_id, "user_id")?;
+    let Ok(user_id) = Uuid::parse_str(raw.trim()) else {
+        return Err(ApiError::not_found("No such user in your organisation."));
+    };
+    if user_id == caller.session.account_id {
+        return Err(ApiError::invalid_input(
+            "You cannot remove your own account.",
+        ));
+    }
+    let mut tx = state.db.begin_platform().await?;
+    let Some(email) = store::delete_account(&mut tx, tenant.id, user_id).await? else {
+        return Err(ApiError::not_found("No such user in your organisation."));
+    };
+    audit::record(
+        &mut *tx,
+        &caller.actor,
+        "user.remove",
+        Some(tenant.id),
+        Some(&email),
+        serde_json::json!({ "accountId": user_id }),
+    )
+    .await?;
+    let mut tx = tx.enter_tenant(tenant).await?;
+    store::delete_preferences(&mut tx, user_id).await?;
+    tx.commit().await?;
+    Ok(())
+}

@@ -1,0 +1,38 @@
+//! The API contract: every domain's `#[OpenApi]` struct combined into one
+//! service under `/api`. `openapi.yaml` at the repository root is this
+//! service's spec (`brandops openapi`); a test fails when it is stale.
+//!
+//! A new domain adds its API struct to [`Apis`], the one list of them.
+
+use poem_openapi::OpenApiService;
+
+use crate::accounts::api::me::MeApi;
+use crate::accounts::api::users::UsersApi;
+use crate::auth::api::AuthApi;
+use crate::http::health::HealthApi;
+use crate::organisation::api::OrganisationApi;
+use crate::tenants::api::TenantsApi;
+
+/// Every API of the service, in the order the contract lists them.
+pub type Apis = (
+    HealthApi,
+    AuthApi,
+    UsersApi,
+    MeApi,
+    OrganisationApi,
+    TenantsApi,
+);
+
+pub fn service() -> OpenApiService<Apis, ()> {
+    OpenApiService::new(Apis::default(), "brandops API", env!("CARGO_PKG_VERSION"))
+        .description(
+            "Every error answer is JSON {\"error\": \"...\", \"code\": \"...\"}. \
+             Unsafe methods need the x-csrf-token header from the sign-in or session answer.",
+        )
+        .url_prefix("/api")
+}
+
+/// The committed contract, as YAML.
+pub fn spec_yaml() -> String {
+    service().spec_yaml()
+}

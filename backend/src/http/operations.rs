@@ -1,0 +1,159 @@
+//! Which API operation a request calls, worked out before the operation runs,
+//! so that the policy is asked about the operation (`operation_id`) and never
+//! about the raw request path.
+//!
+//! The table is built once from the APIs' own metadata and routed by poem's
+//! own router, the same one that dispatches the request afterwards: a path
+//! resolves here exactly when it reaches that operation there.
+
+use std::collections::BTreeMap;
+
+use poem::endpoint::make_sync;
+use poem::http::{Method, Uri};
+use poem::{Endpoint, Request, Response, Route, RouteMethod};
+use poem_openapi::OpenApi;
+
+/// An operation's `operation_id`, as declared on its `#[oai]` attribute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct OperationId(pub &'static str);
+
+pub struct Operations {
+    router: Route,
+    ids: Vec<&'static str>,
+}
+
+impl std::fmt::Debug for Operations {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Operations")
+            .field("ids", &self.ids)
+            .finish()
+    }
+}
+
+/// `/platform/tenants/{client_id}/suspend` → `/platform/tenants/:client_id/suspend`.
+fn poem_path(oai_path: &str) -> String {
+    oai_path
+        .split('/')
+        .map(
+            |segment| match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                Some(var) => format!(":{var}"),
+                None => segment.to_string(),
+            },
+        )
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+impl Operations {
+    /// The operations of `T` (normally [`crate::http::api::Apis`]). Every
+    /// operation must have an `operation_id`: the policy is keyed by it.
+    pub fn of<T: OpenApi>() -> anyhow::Result<Self> {
+        let mut by_path: BTreeMap<String, Vec<(Method, &'static str)>> = BTreeMap::new();
+        let mut ids = Vec::new();
+        for api in T::meta() {
+            for path in api.paths {
+                for op in path.operations {
+                    let id = op.operation_id.ok_or_else(|| {
+                        anyhow::anyhow!("{} {} has no operation_id", op.method, path.path)
+                    })?;
+                    if ids.contains(&id) {
+                        anyhow::bail!("operation_id {id} is used twice");
+                    }
+                    ids.push(id);
+                    by_path
+                        .entry(poem_path(&path.path))
+                        .or_default()
+                        .push((op.method, id));
+                }
+            }
+        }
+        let mut router = Route::new();
+        for (path, methods) in by_path {
+            let mut route_method = RouteMethod::new();
+            for (method, id) in methods {
+                route_method = route_method.method(
+                    method,
+                    make_sync(move |_| {
+                        let mut resp = Response::default();
+                        resp.set_data(OperationId(id));
+                        resp
+                    }),
+                );
+            }
+            router = router.at(path, route_method);
+        }
+        ids.sort_unstable();
+        Ok(Self { router, ids })
+    }
+
+    /// The operation `method` on `uri` (the path below `/api`) calls, if any.
+    pub async fn resolve(&self, method: &Method, uri: &Uri) -> Option<OperationId> {
+        let probe = Request::builder()
+            .method(method.clone())
+            .uri(uri.clone())
+            .finish();
+        match self.router.call(probe).await {
+            Ok(resp) => resp.data::<OperationId>().copied(),
+            Err(_) => None,
+        }
+    }
+
+    /// Every operation id, sorted.
+    pub fn ids(&self) -> &[&'static str] {
+        &self.ids
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::api::Apis;
+
+    async fn resolve(ops: &Operations, method: Method, path: &str) -> Option<&'static str> {
+        ops.resolve(&method, &path.parse().unwrap())
+            .await
+            .map(|o| o.0)
+    }
+
+    #[tokio::test]
+    async fn requests_resolve_to_the_operation_poem_routes_them_to() {
+        let ops = Operations::of::<Apis>().unwrap();
+        assert_eq!(resolve(&ops, Method::GET, "/health").await, Some("health"));
+        assert_eq!(
+            resolve(&ops, Method::POST, "/platform/tenants").await,
+            Some("createTenant")
+        );
+        assert_eq!(
+            resolve(&ops, Method::POST, "/platform/tenants/acme/suspend").await,
+            Some("suspendTenant")
+        );
+        assert_eq!(
+            resolve(&ops, Method::GET, "/account-info?action=otheraccountinfo").await,
+            Some("listOtherAccounts")
+        );
+        // Wrong method, unknown or longer paths: no operation at all.
+        assert_eq!(
+            resolve(&ops, Method::DELETE, "/platform/tenants").await,
+            None
+        );
+        assert_eq!(
+            resolve(&ops, Method::POST, "/platform/tenants/acme").await,
+            None
+        );
+        assert_eq!(
+            resolve(&ops, Method::POST, "/platform/tenants/a/suspend/x").await,
+            None
+        );
+        let long = format!("/{}", "x".repeat(60_000));
+        assert_eq!(resolve(&ops, Method::GET, &long).await, None);
+    }
+
+    #[test]
+    fn ids_are_unique_and_sorted() {
+        let ops = Operations::of::<Apis>().unwrap();
+        let mut sorted = ops.ids().to_vec();
+        sorted.dedup();
+        assert_eq!(sorted, ops.ids());
+        assert!(ops.ids().contains(&"updateOrganisation"));
+    }
+}

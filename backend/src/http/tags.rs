@@ -1,0 +1,21 @@
+//! The OpenAPI tags. A leaf module: every domain's API names its tag from
+//! here, and this file imports nothing from the crate, so nothing imports in a
+//! circle.
+
+use poem_openapi::Tags;
+
+#[derive(Tags)]
+pub enum ApiTags {
+    /// Liveness and readiness.
+    Health,
+    /// Sign-in, session and sign-out.
+    Auth,
+    /// The organisation's users (All Users page).
+    Users,
+    /// The signed-in user's own profile and preferences.
+    Me,
+    /// The signed-in user's organisation.
+    Organisation,
+    /// Platform administration: tenants.
+    Platform,
+}

@@ -1,0 +1,268 @@
+//! Onboarding a tenant: the one way a tenant comes to exist, used by the
+//! platform API, the `brandops tenant create` command and the demo seed.
+//!
+//! [`Onboarding::prepare`] checks everything a person typed (and hashes the
+//! first accounts' passwords) before the database is touched; [`onboard`]
+//! then creates the platform row, the schema and role, the tenant
+//! migrations, the organisation's settings and the first accounts, all inside
+//! the caller's owner transaction: all of it or nothing.
+
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::store::{self, TenantRow};
+use super::{Ident, MODULES, OrganisationName, TenantKind, TenantRef, default_modules};
+use crate::accounts::{Email, NewAccount, NewPassword, PersonName, Role};
+use crate::audit::{self, Actor};
+use crate::auth::password::Passwords;
+use crate::db::{self, DbNames, unique_violation};
+use crate::http::error::ApiError;
+
+/// A tenant to onboard, as received: nothing here is checked yet.
+#[derive(Clone, Debug)]
+pub struct Onboarding {
+    pub client_id: String,
+    pub name: String,
+    pub kind: TenantKind,
+    /// The schema name; derived from the clientId when absent.
+    pub schema: Option<String>,
+    pub user_limit: i32,
+    /// Module keys; [`default_modules`] of the kind when absent.
+    pub modules: Option<Vec<String>>,
+    pub accounts: Vec<FirstAccount>,
+}
+
+/// One of a new tenant's first accounts, as received.
+#[derive(Clone)]
+pub struct FirstAccount {
+    pub email: String,
+    pub name: String,
+    pub role: Role,
+    pub password: String,
+}
+
+impl std::fmt::Debug for FirstAccount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FirstAccount")
+            .field("email", &self.email)
+            .field("role", &self.role)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A checked tenant, its first accounts' passwords hashed: ready for
+/// [`onboard`].
+pub struct PreparedTenant {
+    pub client_id: String,
+    pub name: OrganisationName,
+    pub kind: TenantKind,
+    pub schema: Ident,
+    pub user_limit: i32,
+    pub modules: Vec<String>,
+    pub accounts: Vec<NewAccount>,
+}
+
+fn parse_client_id(raw: &str) -> Result<String, ApiError> {
+    let client_id = raw.trim();
+    let valid = (2..=40).contains(&client_id.len())
+        && client_id.starts_with(|c: char| c.is_ascii_alphabetic())
+        && client_id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !valid {
+        return Err(ApiError::invalid_input(
+            "clientId must be 2 to 40 characters: letters, digits, '-' or '_', starting with a letter.",
+        ));
+    }
+    Ok(client_id.to_string())
+}
+
+fn parse_modules(modules: Option<&[String]>, kind: TenantKind) -> Result<Vec<String>, ApiError> {
+    let Some(modules) = modules else {
+        return Ok(default_modules(kind));
+    };
+    for m in modules {
+        if !MODULES.iter().any(|(key, _)| key == m) {
+            return Err(ApiError::invalid_input(format!(
+                "Unknown module '{m}'. Known modules: {}.",
+                MODULES
+                    .iter()
+                    .map(|(k, _)| *k)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+    }
+    Ok(modules.to_vec())
+}
+
+/// The schema named, or the one derived from the clientId: `brand_<id>` for
+/// brands, `client_<id without a leading "client">` for clients (`clientA` →
+/// `client_a`).
+fn parse_schema(raw: Option<&str>, client_id: &str, kind: TenantKind) -> Result<Ident, ApiError> {
+    let schema = match raw {
+        Some(s) => Ident::parse(s).ok_or_else(|| {
+            ApiError::invalid_input("schema must be a lower-case identifier (a-z, 0-9, _).")
+        })?,
+        None => {
+            let slug = client_id.to_ascii_lowercase().replace('-', "_");
+            let derived = match kind {
+                TenantKind::Brand => format!("brand_{slug}"),
+                TenantKind::Client => {
+                    let rest = slug.strip_prefix("client").unwrap_or(&slug);
+                    format!("client_{}", rest.trim_start_matches('_'))
+                }
+            };
+            Ident::parse(&derived).ok_or_else(|| {
+                ApiError::invalid_input("clientId does not give a usable schema name.")
+            })?
+        }
+    };
+    if matches!(schema.as_str(), "platform" | "public") || schema.as_str().starts_with("pg_") {
+        return Err(ApiError::invalid_input("That schema name is reserved."));
+    }
+    Ok(schema)
+}
+
+impl Onboarding {
+    /// Checks every field, then hashes the first accounts' passwords.
+    pub async fn prepare(&self, passwords: &Passwords) -> Result<PreparedTenant, ApiError> {
+        let client_id = parse_client_id(&self.client_id)?;
+        let name = OrganisationName::parse(&self.name)?;
+        if !(1..=100_000).contains(&self.user_limit) {
+            return Err(ApiError::invalid_input(
+                "userLimit must be between 1 and 100000.",
+            ));
+        }
+        let modules = parse_modules(self.modules.as_deref(), self.kind)?;
+        let schema = parse_schema(self.schema.as_deref(), &client_id, self.kind)?;
+        if self.accounts.len() > self.user_limit as usize {
+            return Err(ApiError::invalid_input(
+                "More first accounts than the user limit allows.",
+            ));
+        }
+        let mut checked = Vec::new();
+        for a in &self.accounts {
+            if !a.role.belongs_to(self.kind) {
+                return Err(ApiError::invalid_input(format!(
+                    "{}: a {} organisation has no role {}.",
+                    a.email,
+                    self.kind.as_str(),
+                    a.role.as_str()
+                )));
+            }
+            checked.push((
+                Email::parse(&a.email)?,
+                PersonName::parse(&a.name)?,
+                a.role,
+                NewPassword::parse(&a.password)?,
+            ));
+        }
+        let mut accounts = Vec::new();
+        for (email, name, role, password) in checked {
+            accounts.push(NewAccount {
+                email,
+                name,
+                role,
+                password_hash: passwords.hash(password.expose()).await?,
+            });
+        }
+        Ok(PreparedTenant {
+            client_id,
+            name,
+            kind: self.kind,
+            schema,
+            user_limit: self.user_limit,
+            modules,
+            accounts,
+        })
+    }
+}
+
+/// Creates the tenant and its first accounts inside `tx`, the caller's owner
+/// transaction: nothing is left behind unless the caller commits.
+pub async fn onboard(
+    tx: &mut PgConnection,
+    names: &DbNames,
+    new: &PreparedTenant,
+    actor: &Actor,
+) -> Result<TenantRef, ApiError> {
+    let role = Ident::parse(&names.tenant_role(new.schema.as_str()))
+        .ok_or_else(|| ApiError::invalid_input("The schema name is too long."))?;
+    let taken = || {
+        ApiError::conflict(format!(
+            "A tenant with clientId '{}' already exists.",
+            new.client_id
+        ))
+    };
+    if store::client_id_taken(&mut *tx, &new.client_id).await? {
+        return Err(taken());
+    }
+    let tenant = TenantRef {
+        id: Uuid::new_v4(),
+        client_id: new.client_id.clone(),
+        kind: new.kind,
+        schema_name: new.schema.clone(),
+        role_name: role,
+    };
+    let row = TenantRow {
+        id: tenant.id,
+        client_id: &new.client_id,
+        name: new.name.as_str(),
+        kind: new.kind,
+        schema: &tenant.schema_name,
+        role: &tenant.role_name,
+        user_limit: new.user_limit,
+        modules: &new.modules,
+    };
+    store::insert_tenant(tx, &row)
+        .await
+        .map_err(|e| match unique_violation(&e) {
+            Some("tenants_client_id_key") => taken(),
+            Some(_) => ApiError::conflict(format!(
+                "The schema '{}' is already used by another tenant.",
+                new.schema.as_str()
+            )),
+            None => ApiError::from(e),
+        })?;
+
+    // A schema of that name outside our tables (made by hand) is refused
+    // rather than adopted.
+    let (schema_taken, role_exists) =
+        db::provision::existing(tx, &tenant.schema_name, &tenant.role_name).await?;
+    if schema_taken {
+        return Err(ApiError::conflict(format!(
+            "The schema '{}' already exists in the database.",
+            new.schema.as_str()
+        )));
+    }
+    db::provision::create_schema_and_role(tx, names, &tenant, role_exists).await?;
+    db::migrate::migrate_tenant(tx, &tenant)
+        .await
+        .map_err(ApiError::internal)?;
+
+    let mut created = Vec::new();
+    for account in &new.accounts {
+        created.push(crate::accounts::store::insert_account(tx, Some(tenant.id), account).await?);
+    }
+    audit::record(
+        &mut *tx,
+        actor,
+        "tenant.create",
+        Some(tenant.id),
+        Some(&new.client_id),
+        serde_json::json!({
+            "kind": new.kind.as_str(),
+            "schema": new.schema.as_str(),
+            "userLimit": new.user_limit,
+            "accounts": created.iter().map(|a| &a.email).collect::<Vec<_>>(),
+        }),
+    )
+    .await?;
+
+    // The tenant's own first row is written as the tenant, like any request.
+    db::provision::enter_as_tenant(tx, &tenant).await?;
+    crate::organisation::store::insert_settings(tx, &new.name).await?;
+    db::provision::leave_tenant(tx).await?;
+    Ok(tenant)
+}

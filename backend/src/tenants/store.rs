@@ -1,0 +1,121 @@
+//! SQL of `platform.tenants`.
+
+use sqlx::{PgConnection, PgExecutor};
+use uuid::Uuid;
+
+use super::{Ident, Tenant, TenantKind, TenantRef};
+
+/// Every tenant with the columns TenantRef needs, for migrations and tests.
+pub async fn all_tenant_refs<'e>(db: impl PgExecutor<'e>) -> anyhow::Result<Vec<TenantRef>> {
+    let rows: Vec<(Uuid, String, String, String, String)> = sqlx::query_as(
+        "SELECT id, client_id, kind, schema_name, role_name FROM platform.tenants ORDER BY created_at, client_id",
+    )
+    .fetch_all(db)
+    .await?;
+    rows.into_iter()
+        .map(|(id, c, k, s, r)| TenantRef::from_columns(id, c, &k, &s, &r))
+        .collect()
+}
+
+/// Tenants with their user counts: all of them, or the one whose clientId is
+/// `client_id` (compared case-insensitively).
+async fn select_tenants<'e>(
+    db: impl PgExecutor<'e>,
+    client_id: Option<&str>,
+) -> Result<Vec<Tenant>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT t.id, t.client_id, t.name, t.kind, t.schema_name, t.user_limit,
+                (SELECT count(*) FROM platform.accounts a WHERE a.tenant_id = t.id) AS user_count,
+                t.status, t.modules, t.created_at
+         FROM platform.tenants t
+         WHERE $1::text IS NULL OR lower(t.client_id) = lower($1)
+         ORDER BY t.created_at, t.client_id",
+    )
+    .bind(client_id)
+    .fetch_all(db)
+    .await
+}
+
+pub async fn list_tenants<'e>(db: impl PgExecutor<'e>) -> Result<Vec<Tenant>, sqlx::Error> {
+    select_tenants(db, None).await
+}
+
+pub async fn find_tenant<'e>(
+    db: impl PgExecutor<'e>,
+    client_id: &str,
+) -> Result<Option<Tenant>, sqlx::Error> {
+    Ok(select_tenants(db, Some(client_id))
+        .await?
+        .into_iter()
+        .next())
+}
+
+pub async fn any_tenant<'e>(db: impl PgExecutor<'e>) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM platform.tenants)")
+        .fetch_one(db)
+        .await
+}
+
+pub async fn client_id_taken<'e>(
+    db: impl PgExecutor<'e>,
+    client_id: &str,
+) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM platform.tenants WHERE lower(client_id) = lower($1))",
+    )
+    .bind(client_id)
+    .fetch_one(db)
+    .await
+}
+
+/// The new tenant's row.
+pub struct TenantRow<'a> {
+    pub id: Uuid,
+    pub client_id: &'a str,
+    pub name: &'a str,
+    pub kind: TenantKind,
+    pub schema: &'a Ident,
+    pub role: &'a Ident,
+    pub user_limit: i32,
+    pub modules: &'a [String],
+}
+
+pub async fn insert_tenant(
+    conn: &mut PgConnection,
+    row: &TenantRow<'_>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO platform.tenants (id, client_id, name, kind, schema_name, role_name, user_limit, modules)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(row.id)
+    .bind(row.client_id)
+    .bind(row.name)
+    .bind(row.kind.as_str())
+    .bind(row.schema.as_str())
+    .bind(row.role.as_str())
+    .bind(row.user_limit)
+    .bind(row.modules)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Marks the tenant suspended or active; its id, or None when no tenant has
+/// that clientId.
+pub async fn set_suspended(
+    conn: &mut PgConnection,
+    client_id: &str,
+    suspend: bool,
+) -> Result<Option<Uuid>, sqlx::Error> {
+    sqlx::query_scalar(
+        "UPDATE platform.tenants
+         SET status = CASE WHEN $2 THEN 'suspended' ELSE 'active' END,
+             suspended_at = CASE WHEN $2 THEN now() ELSE NULL END
+         WHERE lower(client_id) = lower($1) RETURNING id",
+    )
+    .bind(client_id)
+    .bind(suspend)
+    .fetch_optional(conn)
+    .await
+}

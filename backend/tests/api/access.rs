@@ -1,0 +1,282 @@
+//! Calls every operation of `openapi.yaml` as every kind of account (and as
+//! nobody), asserting the policy's allow/deny. Expectations are keyed by
+//! `operation_id`; an operation without one fails the test.
+
+use std::collections::BTreeMap;
+
+use brandops::accounts::Role;
+use brandops::tenants::TenantKind;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, repo_root};
+
+/// Who calls: a kind of account, created by the test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Who {
+    Anonymous,
+    BrandAdmin,
+    BrandManager,
+    BrandWorker,
+    ClientAdmin,
+    ClientEmployee,
+    PlatformAdmin,
+}
+
+const EVERYONE: [Who; 7] = [
+    Who::Anonymous,
+    Who::BrandAdmin,
+    Who::BrandManager,
+    Who::BrandWorker,
+    Who::ClientAdmin,
+    Who::ClientEmployee,
+    Who::PlatformAdmin,
+];
+
+/// Who may call each operation.
+#[derive(Clone, Copy, Debug)]
+enum Allowed {
+    Anyone,
+    SignedIn,
+    TenantMembers,
+    OrgAdmins,
+    /// Tenant members who may open /settings (the spec gives workers none).
+    PreferenceEditors,
+    Platform,
+}
+
+fn allowed(rule: Allowed, who: Who) -> bool {
+    let tenant_member = !matches!(who, Who::Anonymous | Who::PlatformAdmin);
+    match rule {
+        Allowed::Anyone => true,
+        Allowed::SignedIn => who != Who::Anonymous,
+        Allowed::TenantMembers => tenant_member,
+        Allowed::OrgAdmins => matches!(who, Who::BrandAdmin | Who::ClientAdmin),
+        Allowed::PreferenceEditors => tenant_member && who != Who::BrandWorker,
+        Allowed::Platform => who == Who::PlatformAdmin,
+    }
+}
+
+/// Each operation: who may call it, and a request body that changes nothing
+/// when allowed (it is invalid, or names something that does not exist).
+fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
+    let none = "00000000-0000-0000-0000-000000000000";
+    let bad_tenant = json!({"clientId": "", "name": "", "kind": "brand", "userLimit": 0,
+                            "admin": {"name": "", "email": "", "password": ""}});
+    BTreeMap::from([
+        ("health", (Allowed::Anyone, None)),
+        ("ready", (Allowed::Anyone, None)),
+        (
+            "login",
+            (Allowed::Anyone, Some(json!({"email": "", "password": ""}))),
+        ),
+        ("getSession", (Allowed::SignedIn, None)),
+        ("logout", (Allowed::SignedIn, Some(json!({})))),
+        ("getProfile", (Allowed::SignedIn, None)),
+        (
+            "changeOwnPassword",
+            (
+                Allowed::SignedIn,
+                Some(json!({"currentPassword": "wrong-password", "newPassword": "new-password-1"})),
+            ),
+        ),
+        ("getPreferences", (Allowed::SignedIn, None)),
+        (
+            "savePreferences",
+            (
+                Allowed::PreferenceEditors,
+                Some(json!({"theme": "dark", "landingPage": "not a path"})),
+            ),
+        ),
+        ("getOrganisation", (Allowed::TenantMembers, None)),
+        (
+            "updateOrganisation",
+            (Allowed::OrgAdmins, Some(json!({"name": ""}))),
+        ),
+        ("listOtherAccounts", (Allowed::OrgAdmins, None)),
+        (
+            "manageOrgUser",
+            (
+                Allowed::OrgAdmins,
+                Some(json!({"action": "removeuser", "user_id": none})),
+            ),
+        ),
+        (
+            "resetOrgUserPassword",
+            (
+                Allowed::OrgAdmins,
+                Some(json!({"action": "resetorguserpassword", "email": "", "new_password": ""})),
+            ),
+        ),
+        ("listTenants", (Allowed::Platform, None)),
+        ("createTenant", (Allowed::Platform, Some(bad_tenant))),
+        ("suspendTenant", (Allowed::Platform, Some(json!({})))),
+        ("reactivateTenant", (Allowed::Platform, Some(json!({})))),
+    ])
+}
+
+/// Every operation of the committed contract: (operation_id, method, path).
+fn contract_operations() -> Vec<(String, String, String)> {
+    let text = std::fs::read_to_string(repo_root().join("openapi.yaml")).unwrap();
+    let doc: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+    let mut ops = Vec::new();
+    for (path, item) in doc["paths"].as_mapping().unwrap() {
+        for (method, op) in item.as_mapping().unwrap() {
+            ops.push((
+                op["operationId"].as_str().unwrap().to_string(),
+                method.as_str().unwrap().to_uppercase(),
+                path.as_str().unwrap().to_string(),
+            ));
+        }
+    }
+    ops
+}
+
+/// A URL for the operation: path parameters name nothing that exists, and
+/// the spec's query actions are given.
+fn concrete(path: &str) -> String {
+    let path = path.replace("{client_id}", "no-such-tenant");
+    if path == "/api/account-info" {
+        format!("{path}?action=otheraccountinfo")
+    } else {
+        path
+    }
+}
+
+#[tokio::test]
+async fn every_operation_as_every_kind_of_account() {
+    let app = TestApp::spawn().await;
+    let table = expectations();
+    let ops = contract_operations();
+    let missing: Vec<_> = ops
+        .iter()
+        .filter(|(id, _, _)| !table.contains_key(id.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "operations in openapi.yaml without an access expectation in tests/api/access.rs: {missing:?}"
+    );
+    assert_eq!(
+        ops.len(),
+        table.len(),
+        "tests/api/access.rs lists operations the contract does not have"
+    );
+
+    let brand = app.brand().await;
+    let client = app.tenant_named("clientA", TenantKind::Client).await;
+    let mut failures = Vec::new();
+    for who in EVERYONE {
+        let email = match who {
+            Who::Anonymous => None,
+            Who::BrandAdmin => Some(brand.admin.clone()),
+            Who::BrandManager => Some(app.account(&brand, Role::Manager).await),
+            Who::BrandWorker => Some(app.account(&brand, Role::Worker).await),
+            Who::ClientAdmin => Some(client.admin.clone()),
+            Who::ClientEmployee => Some(app.account(&client, Role::Employee).await),
+            Who::PlatformAdmin => Some(app.platform_admin().await),
+        };
+        let caller = match &email {
+            Some(email) => app.login(email).await,
+            None => app.client(),
+        };
+        // Logout last: it ends the session the other calls use.
+        let mut order: Vec<_> = ops.iter().collect();
+        order.sort_by_key(|(id, _, _)| id == "logout");
+        for (id, method, path) in order {
+            let (rule, body) = &table[id.as_str()];
+            let m = Method::from_bytes(method.as_bytes()).unwrap();
+            let (status, answer) = caller.send(m, &concrete(path), body.clone()).await;
+            let was_allowed = !matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN)
+                || (status == StatusCode::UNAUTHORIZED && answer["code"] == "invalid_credentials");
+            let want = allowed(*rule, who);
+            if was_allowed != want {
+                failures.push(format!(
+                    "{who:?}: {id} ({method} {path}) -> {status} {answer} (expected {})",
+                    if want { "allowed" } else { "denied" }
+                ));
+                continue;
+            }
+            if !want {
+                let code = if who == Who::Anonymous {
+                    "unauthenticated"
+                } else {
+                    "forbidden"
+                };
+                if answer["code"] != code {
+                    failures.push(format!(
+                        "{who:?}: {id} denied with {answer}, expected code {code}"
+                    ));
+                }
+            } else if body.is_some() && status.is_success() && id != "logout" {
+                failures.push(format!(
+                    "{who:?}: {id} changed something: {status} {answer}"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Before issue 6 the API rule for `POST /api/platform/tenants` also granted
+/// every POST below it. Now each operation has its own rule: the policy is
+/// asked about the operation a request calls, never about a URL prefix, and
+/// a path that reaches no operation is never allowed.
+#[tokio::test]
+async fn a_rule_covers_exactly_one_operation() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let platform = app.login(&app.platform_admin().await).await;
+    // A tenant admin may call the organisation's own operations, and none
+    // below another operation's URL.
+    for path in [
+        format!("/api/platform/tenants/{}/suspend", brand.client_id),
+        "/api/platform/tenants".to_string(),
+    ] {
+        let (status, body) = admin.post(&path, json!({})).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{path}: {body}");
+    }
+    // Paths under an operation's URL that no operation serves are 404s for
+    // everybody, never an operation the caller happens to be allowed.
+    for path in [
+        "/api/organisation/x",
+        "/api/me/preferences/extra",
+        "/api/platform/tenants/x/suspend/now",
+    ] {
+        let (status, body) = platform.post(path, json!({})).await;
+        assert!(
+            matches!(
+                status,
+                StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED
+            ),
+            "{path}: {status} {body}"
+        );
+    }
+    let (status, _) = platform
+        .post(
+            &format!("/api/platform/tenants/{}/suspend", brand.client_id),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+/// The decision cache is keyed by role, domain and operation: a signed-in
+/// user sending thousands of distinct, long paths adds nothing to it.
+#[tokio::test]
+async fn odd_paths_do_not_grow_the_decision_cache() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    assert_eq!(admin.get("/api/organisation").await.0, StatusCode::OK);
+    let before = app.state.access.cached_decisions();
+    let long = "x".repeat(8_000);
+    for i in 0..300 {
+        let (status, _) = admin.get(&format!("/api/organisation/{long}{i}")).await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        let (status, _) = admin.get(&format!("/api/ORGANISATION{i}")).await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+    }
+    assert_eq!(admin.get("/api/organisation").await.0, StatusCode::OK);
+    assert_eq!(app.state.access.cached_decisions(), before);
+}

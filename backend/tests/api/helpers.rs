@@ -1,0 +1,320 @@
+//! Test harness: every test gets its own fresh database in the test cluster
+//! (`TEST_DATABASE_URL`, set by `make test`), migrated once by the server it
+//! starts on a free port, exactly as `main` starts it. Tests create the
+//! tenants and accounts they need here; nothing depends on `tenants/demo`.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use brandops::accounts::{Email, NewAccount, PersonName, Role};
+use brandops::audit::Actor;
+use brandops::auth::password::Passwords;
+use brandops::config::Settings;
+use brandops::http::startup::Application;
+use brandops::http::state::SharedState;
+use brandops::tenants::{
+    Ident, OrganisationName, PreparedTenant, TenantKind, TenantRef, default_modules, onboard,
+};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use sqlx::PgPool;
+use tokio::sync::OnceCell;
+
+/// The password of every account the helpers create.
+pub const PASSWORD: &str = "test-password-1";
+
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// One argon2 hash of [`PASSWORD`] for the whole run: hashing is deliberately
+/// slow, and the accounts need not differ in it.
+async fn password_hash() -> String {
+    static HASH: OnceCell<String> = OnceCell::const_new();
+    HASH.get_or_init(|| async { Passwords::new(1).unwrap().hash(PASSWORD).await.unwrap() })
+        .await
+        .clone()
+}
+
+/// A name no other tenant or account of this run uses.
+pub fn unique(prefix: &str) -> String {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    format!(
+        "{prefix}{}{}",
+        NEXT.fetch_add(1, Ordering::Relaxed),
+        &uuid::Uuid::new_v4().simple().to_string()[..6]
+    )
+}
+
+/// A fresh, empty database; returns its URL.
+pub async fn fresh_database() -> String {
+    let admin_url = std::env::var("TEST_DATABASE_URL").expect(
+        "TEST_DATABASE_URL is not set: run the tests with `make test`, which starts a PostgreSQL cluster",
+    );
+    let name = format!("t_{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
+    let admin = PgPool::connect(&admin_url)
+        .await
+        .expect("connect to the test cluster");
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .execute(&admin)
+        .await
+        .expect("create test database");
+    admin.close().await;
+    let mut url = reqwest::Url::parse(&admin_url).unwrap();
+    url.set_path(&format!("/{name}"));
+    url.to_string()
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub database_url: String,
+    pub state: SharedState,
+    /// Owner connection, for set-up and for assertions on what is stored.
+    pub owner: PgPool,
+}
+
+/// A tenant a test created, with its first admin.
+#[derive(Clone, Debug)]
+pub struct TestTenant {
+    pub client_id: String,
+    pub schema: String,
+    pub kind: TenantKind,
+    pub tenant: TenantRef,
+    /// The email of its first admin (password [`PASSWORD`]).
+    pub admin: String,
+}
+
+impl TestApp {
+    pub async fn spawn() -> Self {
+        Self::spawn_with(|_| {}).await
+    }
+
+    pub async fn spawn_with(configure: impl FnOnce(&mut Settings)) -> Self {
+        let database_url = fresh_database().await;
+        let mut settings = Settings::for_tests(&database_url, &repo_root());
+        configure(&mut settings);
+        let app = Application::build(settings).await.expect("build app");
+        let base = format!("http://127.0.0.1:{}", app.port());
+        let state = app.state();
+        tokio::spawn(app.run_until_stopped());
+        let owner = PgPool::connect(&database_url).await.unwrap();
+        TestApp {
+            base,
+            database_url,
+            state,
+            owner,
+        }
+    }
+
+    /// Onboards a tenant (as `brandops tenant create` would) with one admin.
+    pub async fn tenant_named(&self, client_id: &str, kind: TenantKind) -> TestTenant {
+        let admin = format!("admin@{}.test", client_id.to_lowercase());
+        let prepared = PreparedTenant {
+            client_id: client_id.to_string(),
+            name: OrganisationName::parse(&format!("{client_id} Ltd")).unwrap(),
+            kind,
+            schema: Ident::parse(&match kind {
+                TenantKind::Brand => format!("brand_{}", client_id.to_lowercase()),
+                TenantKind::Client => format!("client_{}", client_id.to_lowercase()),
+            })
+            .unwrap(),
+            user_limit: 10,
+            modules: default_modules(kind),
+            accounts: vec![new_account(&admin, Role::Admin).await],
+        };
+        let mut tx = self.owner.begin().await.unwrap();
+        let tenant = onboard(&mut tx, &self.state.db.names, &prepared, &Actor::cli())
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        TestTenant {
+            client_id: client_id.to_string(),
+            schema: prepared.schema.as_str().to_string(),
+            kind,
+            tenant,
+            admin,
+        }
+    }
+
+    /// A new brand with its first admin.
+    pub async fn brand(&self) -> TestTenant {
+        self.tenant_named(&unique("brand"), TenantKind::Brand).await
+    }
+
+    /// A new client organisation with its first admin.
+    pub async fn client_org(&self) -> TestTenant {
+        self.tenant_named(&unique("client"), TenantKind::Client)
+            .await
+    }
+
+    /// Adds an account with `role` to `tenant`; returns its email.
+    pub async fn account(&self, tenant: &TestTenant, role: Role) -> String {
+        let email = format!(
+            "{}@{}.test",
+            unique(role.as_str()),
+            tenant.client_id.to_lowercase()
+        );
+        self.insert_account(Some(tenant.tenant.id), &email, role)
+            .await;
+        email
+    }
+
+    /// A new platform admin; returns its email.
+    pub async fn platform_admin(&self) -> String {
+        let email = format!("{}@brandops.test", unique("platform"));
+        self.insert_account(None, &email, Role::PlatformAdmin).await;
+        email
+    }
+
+    async fn insert_account(&self, tenant_id: Option<uuid::Uuid>, email: &str, role: Role) {
+        let mut conn = self.owner.acquire().await.unwrap();
+        brandops::accounts::store::insert_account(
+            &mut conn,
+            tenant_id,
+            &new_account(email, role).await,
+        )
+        .await
+        .unwrap();
+    }
+
+    pub fn client(&self) -> Client {
+        Client {
+            http: reqwest::Client::builder()
+                .cookie_store(true)
+                .build()
+                .unwrap(),
+            base: self.base.clone(),
+            csrf: None,
+            user: Value::Null,
+        }
+    }
+
+    /// Signs in with [`PASSWORD`]; panics unless it succeeds.
+    pub async fn login(&self, email: &str) -> Client {
+        self.login_with(email, PASSWORD).await
+    }
+
+    pub async fn login_with(&self, email: &str, password: &str) -> Client {
+        let mut c = self.client();
+        let (status, body) = c
+            .post(
+                "/api/auth/login",
+                json!({"email": email, "password": password}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "login {email}: {body}");
+        c.csrf = Some(body["csrfToken"].as_str().unwrap().to_string());
+        c.user = body["user"].clone();
+        c
+    }
+}
+
+async fn new_account(email: &str, role: Role) -> NewAccount {
+    NewAccount {
+        email: Email::parse(email).unwrap(),
+        name: PersonName::parse(&format!("{} {}", role.as_str(), &email[..3])).unwrap(),
+        role,
+        password_hash: password_hash().await,
+    }
+}
+
+/// A browser-like client: keeps cookies, sends the CSRF token it was given.
+pub struct Client {
+    pub http: reqwest::Client,
+    pub base: String,
+    pub csrf: Option<String>,
+    pub user: Value,
+}
+
+async fn read(resp: reqwest::Response) -> (StatusCode, Value) {
+    let status = resp.status();
+    let text = resp.text().await.unwrap();
+    let body = if text.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&text).unwrap_or(Value::String(text))
+    };
+    (status, body)
+}
+
+impl Client {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    pub async fn get(&self, path: &str) -> (StatusCode, Value) {
+        read(self.http.get(self.url(path)).send().await.unwrap()).await
+    }
+
+    pub async fn send(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut req = self.http.request(method, self.url(path));
+        if let Some(token) = &self.csrf {
+            req = req.header("x-csrf-token", token);
+        }
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        read(req.send().await.unwrap()).await
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        self.send(reqwest::Method::POST, path, Some(body)).await
+    }
+
+    pub async fn put(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        self.send(reqwest::Method::PUT, path, Some(body)).await
+    }
+
+    pub async fn patch(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        self.send(reqwest::Method::PATCH, path, Some(body)).await
+    }
+}
+
+/// The answers of a probe: every request it made and what came back.
+pub type Answers = Vec<(StatusCode, Value)>;
+
+/// The one isolation check every domain uses. Two new brands, A and B, each
+/// with an admin. `create_in_a` makes something as A's admin and returns a
+/// marker: text that appears in any answer that shows it (a name, an id, an
+/// email). `probe` is what an attacker in another tenant would try with that
+/// marker: list, read by id, change, delete. Then:
+///
+/// - the probe run as A's admin shows the marker (so the check can fail);
+/// - the probe run as B's admin shows it nowhere;
+/// - afterwards A's probe still shows it: whatever B's probe tried to change
+///   or delete, A's thing is still there.
+pub async fn assert_isolated(
+    app: &TestApp,
+    create_in_a: impl AsyncFnOnce(&Client) -> String,
+    probe: impl AsyncFn(&Client, &str) -> Answers,
+) {
+    let (a, b) = (app.brand().await, app.brand().await);
+    let (a, b) = (app.login(&a.admin).await, app.login(&b.admin).await);
+    let marker = create_in_a(&a).await;
+    assert!(!marker.is_empty(), "the marker must be some text");
+    let shows = |answers: &Answers| {
+        answers
+            .iter()
+            .any(|(_, body)| body.to_string().contains(&marker))
+    };
+    let seen_by_a = probe(&a, &marker).await;
+    assert!(
+        shows(&seen_by_a),
+        "the probe does not find '{marker}' even in its own tenant: {seen_by_a:?}"
+    );
+    let seen_by_b = probe(&b, &marker).await;
+    assert!(
+        !shows(&seen_by_b),
+        "another tenant sees '{marker}': {seen_by_b:?}"
+    );
+    let still = probe(&a, &marker).await;
+    assert!(
+        shows(&still),
+        "after another tenant's probe, '{marker}' is gone from its own tenant: {still:?}"
+    );
+}

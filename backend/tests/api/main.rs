@@ -1,0 +1,15 @@
+//! The one integration-test binary: black-box tests against a real server on
+//! a fresh PostgreSQL database per test. `helpers.rs` starts servers and
+//! creates tenants and accounts; each other file tests one domain or one
+//! concern.
+
+mod helpers;
+
+mod access;
+mod auth;
+mod openapi;
+mod organisation;
+mod server;
+mod sql;
+mod tenancy;
+mod users;
