@@ -6,7 +6,7 @@
 //! same transaction that creates the tenant (all or nothing), and their record
 //! lives in `platform.tenant_migrations`, outside the tenant schema.
 
-use sqlx::migrate::Migrator;
+use sqlx::migrate::{Migration, Migrator};
 use sqlx::{AssertSqlSafe, PgConnection, PgPool};
 use uuid::Uuid;
 
@@ -46,19 +46,9 @@ pub async fn migrate_all(owner: &PgPool, names: &DbNames) -> anyhow::Result<()> 
         .bind(m.version)
         .fetch_optional(&mut *tx)
         .await?;
-        match applied {
-            Some(sum) if sum == *m.checksum => continue,
-            Some(_) => anyhow::bail!(
-                "platform migration {} ({}) was changed after it was applied; migrations are forward-only: add a new one",
-                m.version,
-                m.description
-            ),
-            None => {}
+        if !apply_if_pending(&mut tx, m, applied, "platform").await? {
+            continue;
         }
-        sqlx::raw_sql(AssertSqlSafe(m.sql.as_str().to_string()))
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| anyhow::anyhow!("platform migration {} failed: {e}", m.version))?;
         sqlx::query(
             "INSERT INTO platform.schema_migrations (version, description, checksum) VALUES ($1, $2, $3)",
         )
@@ -67,7 +57,6 @@ pub async fn migrate_all(owner: &PgPool, names: &DbNames) -> anyhow::Result<()> 
         .bind(&*m.checksum)
         .execute(&mut *tx)
         .await?;
-        tracing::info!(version = m.version, description = %m.description, "applied platform migration");
     }
     grant_runtime_role(&mut tx, names).await?;
     for tenant in all_tenant_refs(&mut *tx).await? {
@@ -121,32 +110,41 @@ pub async fn migrate_tenant(tx: &mut PgConnection, tenant: &TenantRef) -> anyhow
         .bind(m.version)
         .fetch_optional(&mut *tx)
         .await?;
-        match applied {
-            Some(sum) if sum == *m.checksum => continue,
-            Some(_) => anyhow::bail!(
-                "tenant migration {} was changed after it was applied to {}",
-                m.version,
-                tenant.client_id
-            ),
-            None => {}
+        let target = format!("tenant {}", tenant.client_id);
+        if apply_if_pending(tx, m, applied, &target).await? {
+            record_tenant_migration(tx, tenant.id, m.version, &m.checksum).await?;
         }
-        sqlx::raw_sql(AssertSqlSafe(m.sql.as_str().to_string()))
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| {
-                anyhow::anyhow!(
-                    "tenant migration {} failed for {}: {e}",
-                    m.version,
-                    tenant.client_id
-                )
-            })?;
-        record_tenant_migration(tx, tenant.id, m.version, &m.checksum).await?;
-        tracing::info!(version = m.version, tenant = %tenant.client_id, "applied tenant migration");
     }
     sqlx::query(r#"SELECT set_config('search_path', '"$user", public', true)"#)
         .execute(&mut *tx)
         .await?;
     Ok(())
+}
+
+/// Runs migration `m` unless it was applied already (`applied` holds the
+/// checksum recorded then); true when it ran. A migration changed after it
+/// was applied is an error: migrations are forward-only.
+async fn apply_if_pending(
+    tx: &mut PgConnection,
+    m: &Migration,
+    applied: Option<Vec<u8>>,
+    target: &str,
+) -> anyhow::Result<bool> {
+    match applied {
+        Some(sum) if sum == *m.checksum => return Ok(false),
+        Some(_) => anyhow::bail!(
+            "migration {} ({}) was changed after it was applied to {target}; migrations are forward-only: add a new one",
+            m.version,
+            m.description
+        ),
+        None => {}
+    }
+    sqlx::raw_sql(AssertSqlSafe(m.sql.as_str().to_string()))
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| anyhow::anyhow!("migration {} failed for {target}: {e}", m.version))?;
+    tracing::info!(version = m.version, description = %m.description, target, "applied migration");
+    Ok(true)
 }
 
 async fn record_tenant_migration(

@@ -42,45 +42,34 @@ pub struct TenantCaller {
     pub actor: Actor,
 }
 
-/// Signed in through the session cookie, and allowed by the policy to call
-/// this operation.
-#[derive(SecurityScheme)]
-#[oai(
-    rename = "SessionAuth",
-    ty = "api_key",
-    key_name = "brandops_session",
-    key_in = "cookie",
-    checker = "authorize_signed_in"
-)]
-pub struct SignedIn(pub Caller);
+/// Declares a security scheme over the session cookie whose checker gives
+/// the handler `$caller`. Every such scheme is the one `SessionAuth` of the
+/// contract: the same cookie, the same description.
+macro_rules! session_scheme {
+    ($name:ident($caller:ty) checked by $checker:literal) => {
+        /// Signed in through the session cookie, and allowed by the policy to call
+        /// this operation.
+        #[derive(SecurityScheme)]
+        #[oai(
+            rename = "SessionAuth",
+            ty = "api_key",
+            key_name = "brandops_session",
+            key_in = "cookie",
+            checker = $checker
+        )]
+        pub struct $name(pub $caller);
 
-// As a member of a tenant. (The doc comment is the contract's description of
-// the one `SessionAuth` scheme, so both schemes carry the same one.)
-/// Signed in through the session cookie, and allowed by the policy to call
-/// this operation.
-#[derive(SecurityScheme)]
-#[oai(
-    rename = "SessionAuth",
-    ty = "api_key",
-    key_name = "brandops_session",
-    key_in = "cookie",
-    checker = "authorize_tenant"
-)]
-pub struct TenantSession(pub TenantCaller);
-
-impl std::ops::Deref for SignedIn {
-    type Target = Caller;
-    fn deref(&self) -> &Caller {
-        &self.0
-    }
+        impl std::ops::Deref for $name {
+            type Target = $caller;
+            fn deref(&self) -> &$caller {
+                &self.0
+            }
+        }
+    };
 }
 
-impl std::ops::Deref for TenantSession {
-    type Target = TenantCaller;
-    fn deref(&self) -> &TenantCaller {
-        &self.0
-    }
-}
+session_scheme!(SignedIn(Caller) checked by "authorize_signed_in");
+session_scheme!(TenantSession(TenantCaller) checked by "authorize_tenant");
 
 /// The state and the guard's context of a request that passed the guard.
 fn guarded(req: &Request) -> Result<(&SharedState, RequestContext), ApiError> {
