@@ -51,12 +51,12 @@ macro_rules! session_scheme {
         /// this operation.
         #[derive(SecurityScheme)]
         #[oai(
-            rename = "SessionAuth",
-            ty = "api_key",
-            key_name = "brandops_session",
-            key_in = "cookie",
-            checker = $checker
-        )]
+                            rename = "SessionAuth",
+                            ty = "api_key",
+                            key_name = "brandops_session",
+                            key_in = "cookie",
+                            checker = $checker
+                        )]
         pub struct $name(pub $caller);
 
         impl std::ops::Deref for $name {

@@ -22,7 +22,7 @@ use crate::audit::{self, Actor};
 use crate::auth::store as sessions;
 use crate::http::error::ApiError;
 
-pub use onboard::{FirstAccount, Onboarding, PreparedTenant, onboard};
+pub use onboard::{FirstAccount, Onboarding, PreparedTenant, onboard, schema_for};
 
 /// A lower-case SQL identifier (`^[a-z][a-z0-9_]{0,62}$`), safe to interpolate
 /// into `SET LOCAL ROLE` and `search_path`.

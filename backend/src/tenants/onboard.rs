@@ -99,7 +99,7 @@ fn parse_modules(modules: Option<&[String]>, kind: TenantKind) -> Result<Vec<Str
 /// The schema named, or the one derived from the clientId: `brand_<id>` for
 /// brands, `client_<id without a leading "client">` for clients (`clientA` →
 /// `client_a`).
-fn parse_schema(raw: Option<&str>, client_id: &str, kind: TenantKind) -> Result<Ident, ApiError> {
+pub fn schema_for(raw: Option<&str>, client_id: &str, kind: TenantKind) -> Result<Ident, ApiError> {
     let schema = match raw {
         Some(s) => Ident::parse(s).ok_or_else(|| {
             ApiError::invalid_input("schema must be a lower-case identifier (a-z, 0-9, _).")
@@ -135,7 +135,7 @@ impl Onboarding {
             ));
         }
         let modules = parse_modules(self.modules.as_deref(), self.kind)?;
-        let schema = parse_schema(self.schema.as_deref(), &client_id, self.kind)?;
+        let schema = schema_for(self.schema.as_deref(), &client_id, self.kind)?;
         if self.accounts.len() > self.user_limit as usize {
             return Err(ApiError::invalid_input(
                 "More first accounts than the user limit allows.",

@@ -13,7 +13,7 @@ use brandops::config::Settings;
 use brandops::http::startup::Application;
 use brandops::http::state::SharedState;
 use brandops::tenants::{
-    Ident, OrganisationName, PreparedTenant, TenantKind, TenantRef, default_modules, onboard,
+    OrganisationName, PreparedTenant, TenantKind, TenantRef, default_modules, onboard, schema_for,
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -78,7 +78,6 @@ pub struct TestApp {
 pub struct TestTenant {
     pub client_id: String,
     pub schema: String,
-    pub kind: TenantKind,
     pub tenant: TenantRef,
     /// The email of its first admin (password [`PASSWORD`]).
     pub admin: String,
@@ -113,11 +112,7 @@ impl TestApp {
             client_id: client_id.to_string(),
             name: OrganisationName::parse(&format!("{client_id} Ltd")).unwrap(),
             kind,
-            schema: Ident::parse(&match kind {
-                TenantKind::Brand => format!("brand_{}", client_id.to_lowercase()),
-                TenantKind::Client => format!("client_{}", client_id.to_lowercase()),
-            })
-            .unwrap(),
+            schema: schema_for(None, client_id, kind).unwrap(),
             user_limit: 10,
             modules: default_modules(kind),
             accounts: vec![new_account(&admin, Role::Admin).await],
@@ -130,7 +125,6 @@ impl TestApp {
         TestTenant {
             client_id: client_id.to_string(),
             schema: prepared.schema.as_str().to_string(),
-            kind,
             tenant,
             admin,
         }

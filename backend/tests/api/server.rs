@@ -1,17 +1,18 @@
 //! The `brandops serve` process as an operator sees it: structured logs,
 //! the web app with client-side routes, API docs, graceful shutdown.
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::json;
+use serde_json::{Value, json};
+
+use crate::helpers::{PASSWORD, TestApp, repo_root};
 
 #[tokio::test]
 async fn serve_logs_json_serves_the_app_and_stops_gracefully_on_sigterm() {
-    let app = common::spawn_app().await; // a migrated, seeded database
+    let app = TestApp::spawn().await; // a migrated database
+    let brand = app.brand().await;
     let dist = std::env::temp_dir().join(format!("brandops-dist-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir_all(&dist).unwrap();
     std::fs::write(
@@ -25,7 +26,7 @@ async fn serve_logs_json_serves_the_app_and_stops_gracefully_on_sigterm() {
         .env("DATABASE_URL", &app.database_url)
         .env("PORT", "0")
         .env("FRONTEND_DIR", &dist)
-        .env("TENANTS_DIR", common::repo_root().join("tenants"))
+        .env("TENANTS_DIR", repo_root().join("tenants"))
         .env("COOKIE_SECRET", "x".repeat(64))
         .env("RUST_LOG", "info")
         .env_remove("LOG_FORMAT")
@@ -64,10 +65,7 @@ async fn serve_logs_json_serves_the_app_and_stops_gracefully_on_sigterm() {
         .await
         .unwrap();
     assert_eq!(missing.status(), 404);
-    assert_eq!(
-        missing.json::<serde_json::Value>().await.unwrap()["code"],
-        "not_found"
-    );
+    assert_eq!(missing.json::<Value>().await.unwrap()["code"], "not_found");
     let docs = http.get(format!("{base}/api/docs")).send().await.unwrap();
     assert_eq!(docs.status(), 200);
     assert!(
@@ -79,7 +77,7 @@ async fn serve_logs_json_serves_the_app_and_stops_gracefully_on_sigterm() {
     );
     let login = http
         .post(format!("{base}/api/auth/login"))
-        .json(&json!({"email": "admin@acme.test", "password": common::DEMO_PASSWORD}))
+        .json(&json!({"email": brand.admin, "password": PASSWORD}))
         .send()
         .await
         .unwrap();
@@ -124,9 +122,9 @@ async fn serve_logs_json_serves_the_app_and_stops_gracefully_on_sigterm() {
     // never the password or the session cookie.
     let mut logs = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut logs).unwrap();
-    assert!(!logs.contains(common::DEMO_PASSWORD));
+    assert!(!logs.contains(PASSWORD));
     assert!(!logs.contains(&session_value));
-    let entries: Vec<serde_json::Value> = logs
+    let entries: Vec<Value> = logs
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|_| panic!("not a JSON log line: {l}")))
         .collect();
@@ -134,7 +132,7 @@ async fn serve_logs_json_serves_the_app_and_stops_gracefully_on_sigterm() {
         .iter()
         .find(|e| e["span"]["path"] == "/api/organisation" && e["message"] == "request finished")
         .unwrap_or_else(|| panic!("no log line for the organisation request in:\n{logs}"));
-    assert_eq!(org_request["span"]["tenant"], "acme");
+    assert_eq!(org_request["span"]["tenant"], brand.client_id.as_str());
     assert!(org_request["span"]["request_id"].as_str().unwrap().len() >= 32);
     assert!(org_request["span"]["account"].is_string());
     assert_eq!(org_request["status"], 200);

@@ -1,21 +1,14 @@
 //! Tenancy: PostgreSQL itself refuses cross-tenant access; canary rows never
 //! cross with a pool of one connection; all tenant schemas have the same
-//! shape; onboarding is all or nothing; suspension ends sessions.
+//! shape; onboarding is all or nothing; suspension ends sessions; the demo
+//! seed.
 
-mod common;
-
-use common::{spawn_app, spawn_app_with};
+use brandops::accounts::Role;
+use brandops::tenants::TenantKind;
 use reqwest::StatusCode;
 use serde_json::json;
 
-async fn tenant_ref(app: &common::TestApp, client_id: &str) -> brandops::tenants::TenantRef {
-    brandops::tenants::all_tenant_refs(&app.owner)
-        .await
-        .unwrap()
-        .into_iter()
-        .find(|t| t.client_id == client_id)
-        .unwrap()
-}
+use crate::helpers::{PASSWORD, TestApp, fresh_database, repo_root};
 
 fn sqlstate(err: &sqlx::Error) -> Option<String> {
     match err {
@@ -26,45 +19,60 @@ fn sqlstate(err: &sqlx::Error) -> Option<String> {
 
 #[tokio::test]
 async fn postgres_refuses_a_query_naming_another_tenants_schema() {
-    let app = spawn_app().await;
-    let acme = tenant_ref(&app, "acme").await;
+    let app = TestApp::spawn().await;
+    let (a, b, client) = (app.brand().await, app.brand().await, app.client_org().await);
     let db = &app.state.db;
+    let a_name: String = sqlx::query_scalar("SELECT name FROM platform.tenants WHERE id = $1")
+        .bind(a.tenant.id)
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
 
-    // Inside acme's transaction its own tables are readable, unqualified...
-    let mut tx = db.begin_tenant(&acme).await.unwrap();
+    // Inside A's transaction its own tables are readable, unqualified...
+    let mut tx = db.begin_tenant(&a.tenant).await.unwrap();
     let name: String = sqlx::query_scalar("SELECT display_name FROM org_settings")
         .fetch_one(&mut *tx)
         .await
         .unwrap();
-    assert_eq!(name, "Acme Consumer Goods");
-    // ...but naming globex's schema is refused by PostgreSQL.
-    let err = sqlx::query("SELECT * FROM brand_globex.org_settings")
-        .fetch_all(&mut *tx)
-        .await
-        .unwrap_err();
+    assert_eq!(name, a_name);
+    // ...but naming B's schema is refused by PostgreSQL.
+    let err = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT * FROM {}.org_settings",
+        b.schema
+    )))
+    .fetch_all(&mut *tx)
+    .await
+    .unwrap_err();
     assert_eq!(sqlstate(&err).as_deref(), Some("42501"), "{err}");
     assert!(err.to_string().contains("permission denied"), "{err}");
-    tx.rollback().await.unwrap();
+    tx.end_read_only();
 
     // Writes too, and the platform tables are out of reach inside a tenant.
     for sql in [
-        "INSERT INTO client_a.user_preferences (account_id) VALUES (gen_random_uuid())",
-        "SELECT * FROM platform.accounts",
-        "SELECT * FROM platform.sessions",
+        format!(
+            "INSERT INTO {}.user_preferences (account_id) VALUES (gen_random_uuid())",
+            client.schema
+        ),
+        "SELECT * FROM platform.accounts".to_string(),
+        "SELECT * FROM platform.sessions".to_string(),
     ] {
-        let mut tx = db.begin_tenant(&acme).await.unwrap();
-        let err = sqlx::query(sqlx::AssertSqlSafe(sql))
+        let mut tx = db.begin_tenant(&a.tenant).await.unwrap();
+        let err = sqlx::query(sqlx::AssertSqlSafe(sql.clone()))
             .execute(&mut *tx)
             .await
             .unwrap_err();
         assert_eq!(sqlstate(&err).as_deref(), Some("42501"), "{sql}: {err}");
+        tx.end_read_only();
     }
 
     // The runtime role outside a tenant transaction reads no tenant schema.
-    let err = sqlx::query("SELECT * FROM brand_acme.org_settings")
-        .fetch_all(&db.app)
-        .await
-        .unwrap_err();
+    let err = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT * FROM {}.org_settings",
+        a.schema
+    )))
+    .fetch_all(&db.app)
+    .await
+    .unwrap_err();
     assert_eq!(sqlstate(&err).as_deref(), Some("42501"), "{err}");
 
     // Nothing is set at session level: after the transaction the connection
@@ -75,31 +83,27 @@ async fn postgres_refuses_a_query_naming_another_tenants_schema() {
             .await
             .unwrap();
     assert_eq!(role, db.names.runtime_role);
-    assert!(!path.contains("brand_acme"), "{path}");
+    assert!(!path.contains(&a.schema), "{path}");
 }
 
 #[tokio::test]
 async fn canary_rows_never_cross_tenants_on_a_single_pooled_connection() {
-    let app = spawn_app_with(|s| s.db_max_connections = 1).await;
-    for (schema, canary) in [
-        ("brand_acme", "canary-acme"),
-        ("brand_globex", "canary-globex"),
-    ] {
+    let app = TestApp::spawn_with(|s| s.db_max_connections = 1).await;
+    let (a, b) = (app.brand().await, app.brand().await);
+    let tenants = [(&a, "canary-a", "dark"), (&b, "canary-b", "light")];
+    for (t, canary, _) in tenants {
         sqlx::query(sqlx::AssertSqlSafe(format!(
-            "UPDATE {schema}.org_settings SET display_name = $1"
+            "UPDATE {}.org_settings SET display_name = $1",
+            t.schema
         )))
         .bind(canary)
         .execute(&app.owner)
         .await
         .unwrap();
     }
-    let acme = app.login("admin@acme.test").await;
-    let globex = app.login("admin@globex.test").await;
+    let clients = [app.login(&a.admin).await, app.login(&b.admin).await];
     for round in 0..20 {
-        for (c, canary, theme) in [
-            (&acme, "canary-acme", "dark"),
-            (&globex, "canary-globex", "light"),
-        ] {
+        for (c, (_, canary, theme)) in clients.iter().zip(tenants) {
             let (status, org) = c.get("/api/organisation").await;
             assert_eq!(status, StatusCode::OK);
             assert_eq!(org["name"], canary, "round {round}");
@@ -119,31 +123,40 @@ async fn canary_rows_never_cross_tenants_on_a_single_pooled_connection() {
         }
     }
     // Each schema holds only its own tenant's rows.
-    for (schema, client) in [("brand_acme", "acme"), ("brand_globex", "globex")] {
+    for (t, _, _) in tenants {
         let foreign: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-            "SELECT count(*) FROM {schema}.user_preferences p
-             WHERE NOT EXISTS (SELECT 1 FROM platform.accounts a JOIN platform.tenants t ON t.id = a.tenant_id
-                               WHERE a.id = p.account_id AND t.client_id = '{client}')"
+            "SELECT count(*) FROM {}.user_preferences p
+             WHERE NOT EXISTS (SELECT 1 FROM platform.accounts a
+                               WHERE a.id = p.account_id AND a.tenant_id = $1)",
+            t.schema
         )))
+        .bind(t.tenant.id)
         .fetch_one(&app.owner)
         .await
         .unwrap();
-        assert_eq!(foreign, 0, "{schema}");
+        assert_eq!(foreign, 0, "{}", t.schema);
         let own: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-            "SELECT count(*) FROM {schema}.user_preferences"
+            "SELECT count(*) FROM {}.user_preferences",
+            t.schema
         )))
         .fetch_one(&app.owner)
         .await
         .unwrap();
-        assert_eq!(own, 1, "{schema}");
+        assert_eq!(own, 1, "{}", t.schema);
     }
 }
 
 #[tokio::test]
 async fn every_tenant_schema_has_the_same_columns() {
-    let app = spawn_app().await;
-    // One more tenant onboarded at run time must match too.
-    let platform = app.login("platform@brandops.test").await;
+    let app = TestApp::spawn().await;
+    let created = [
+        app.brand().await,
+        app.brand().await,
+        app.client_org().await,
+        app.client_org().await,
+    ];
+    // One more tenant onboarded at run time, through the API, must match too.
+    let platform = app.login(&app.platform_admin().await).await;
     let (status, body) = platform
         .post(
             "/api/platform/tenants",
@@ -157,16 +170,10 @@ async fn every_tenant_schema_has_the_same_columns() {
             .fetch_all(&app.owner)
             .await
             .unwrap();
-    assert_eq!(
-        schemas,
-        [
-            "brand_acme",
-            "brand_globex",
-            "brand_initech",
-            "client_a",
-            "client_b"
-        ]
-    );
+    let mut expected: Vec<String> = created.iter().map(|t| t.schema.clone()).collect();
+    expected.push("brand_initech".to_string());
+    expected.sort();
+    assert_eq!(schemas, expected);
     let mut shapes = Vec::new();
     for schema in &schemas {
         let cols: Vec<(String, String, String, String)> = sqlx::query_as(
@@ -185,7 +192,7 @@ async fn every_tenant_schema_has_the_same_columns() {
     }
 }
 
-async fn tenant_traces(app: &common::TestApp, client_id: &str, schema: &str) -> (i64, bool, bool) {
+async fn tenant_traces(app: &TestApp, client_id: &str, schema: &str) -> (i64, bool, bool) {
     let rows: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM platform.tenants WHERE lower(client_id) = lower($1)",
     )
@@ -210,8 +217,9 @@ async fn tenant_traces(app: &common::TestApp, client_id: &str, schema: &str) -> 
 
 #[tokio::test]
 async fn platform_admins_onboard_tenants_all_or_nothing() {
-    let app = spawn_app().await;
-    let platform = app.login("platform@brandops.test").await;
+    let app = TestApp::spawn().await;
+    let existing = app.brand().await;
+    let platform = app.login(&app.platform_admin().await).await;
     let body = |client_id: &str, email: &str| {
         json!({"clientId": client_id, "name": "Umbrella Labs", "kind": "client", "userLimit": 4,
                "admin": {"name": "Uma Admin", "email": email, "password": "umbrella-pass"}})
@@ -220,7 +228,7 @@ async fn platform_admins_onboard_tenants_all_or_nothing() {
     let (status, err) = platform
         .post(
             "/api/platform/tenants",
-            body("clientUmbrella", "admin@acme.test"),
+            body("clientUmbrella", &existing.admin),
         )
         .await;
     assert_eq!(status, StatusCode::CONFLICT, "{err}");
@@ -277,9 +285,19 @@ async fn platform_admins_onboard_tenants_all_or_nothing() {
     let (_, others) = admin.get("/api/account-info?action=otheraccountinfo").await;
     assert_eq!(others, json!([]));
 
+    // The list holds the tenant that existed and the new one, nothing more.
     let (status, list) = platform.get("/api/platform/tenants").await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(list.as_array().unwrap().len(), 5);
+    let mut listed: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["clientId"].as_str().unwrap())
+        .collect();
+    listed.sort();
+    let mut expected = [existing.client_id.as_str(), "clientUmbrella"];
+    expected.sort();
+    assert_eq!(listed, expected);
     // Tenant admins are not platform admins.
     assert_eq!(
         admin.get("/api/platform/tenants").await.0,
@@ -294,27 +312,27 @@ async fn platform_admins_onboard_tenants_all_or_nothing() {
 
 #[tokio::test]
 async fn suspending_a_tenant_ends_its_sessions_and_blocks_sign_in() {
-    let app = spawn_app().await;
-    let platform = app.login("platform@brandops.test").await;
-    let globex = app.login("admin@globex.test").await;
-    let acme = app.login("admin@acme.test").await;
-    let (status, t) = platform
-        .post("/api/platform/tenants/globex/suspend", json!({}))
-        .await;
+    let app = TestApp::spawn().await;
+    let (suspended, other) = (app.brand().await, app.brand().await);
+    let platform = app.login(&app.platform_admin().await).await;
+    let victim = app.login(&suspended.admin).await;
+    let bystander = app.login(&other.admin).await;
+    let path = |action: &str| format!("/api/platform/tenants/{}/{action}", suspended.client_id);
+    let (status, t) = platform.post(&path("suspend"), json!({})).await;
     assert_eq!(
         (status, t["status"].as_str()),
         (StatusCode::OK, Some("suspended"))
     );
     assert_eq!(
-        globex.get("/api/auth/session").await.0,
+        victim.get("/api/auth/session").await.0,
         StatusCode::UNAUTHORIZED
     );
-    assert_eq!(acme.get("/api/auth/session").await.0, StatusCode::OK);
+    assert_eq!(bystander.get("/api/auth/session").await.0, StatusCode::OK);
     let (status, err) = app
         .client()
         .post(
             "/api/auth/login",
-            json!({"email": "admin@globex.test", "password": common::DEMO_PASSWORD}),
+            json!({"email": suspended.admin, "password": PASSWORD}),
         )
         .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
@@ -326,25 +344,23 @@ async fn suspending_a_tenant_ends_its_sessions_and_blocks_sign_in() {
             .0,
         StatusCode::NOT_FOUND
     );
-    let (status, t) = platform
-        .post("/api/platform/tenants/globex/reactivate", json!({}))
-        .await;
+    let (status, t) = platform.post(&path("reactivate"), json!({})).await;
     assert_eq!(
         (status, t["status"].as_str()),
         (StatusCode::OK, Some("active"))
     );
-    app.login("admin@globex.test").await;
+    app.login(&suspended.admin).await;
 }
 
 #[tokio::test]
 async fn the_cli_onboards_lists_and_suspends_tenants() {
-    let app = spawn_app().await;
+    let app = TestApp::spawn().await;
     let bin = env!("CARGO_BIN_EXE_brandops");
     let run = |args: &[&str]| {
         std::process::Command::new(bin)
             .args(args)
             .env("DATABASE_URL", &app.database_url)
-            .env("TENANTS_DIR", common::repo_root().join("tenants"))
+            .env("TENANTS_DIR", repo_root().join("tenants"))
             .env("ADMIN_PASSWORD", "hooli-password")
             .env("LOG_FORMAT", "pretty")
             .env("RUST_LOG", "warn")
@@ -416,26 +432,65 @@ async fn the_cli_onboards_lists_and_suspends_tenants() {
 
 #[tokio::test]
 async fn a_recreated_database_of_the_same_name_can_be_set_up_again() {
-    let url = common::fresh_database().await;
-    let setup = |url: String| async move {
-        let (owner, names) = brandops::db::Db::connect_owner(&url).await.unwrap();
-        brandops::migrate::migrate_all(&owner, &names)
-            .await
-            .unwrap();
-        let seeded = brandops::tenants::seed::seed_demo_if_empty(
-            &owner,
-            &names,
-            &common::repo_root().join("tenants/demo"),
-            common::DEMO_PASSWORD,
-        )
-        .await
-        .unwrap();
-        owner.close().await;
-        seeded
-    };
-    assert_eq!(setup(url.clone()).await, 9);
-    // Drop and recreate it: its tenant roles (cluster-wide) are left behind.
+    use brandops::auth::password::Passwords;
+    use brandops::tenants::{FirstAccount, Onboarding, onboard};
+
+    let url = fresh_database().await;
     let name = url.rsplit('/').next().unwrap().to_string();
+    let passwords = Passwords::new(1).unwrap();
+    let mut prepared = Vec::new();
+    for (client_id, kind) in [("acme", TenantKind::Brand), ("clientA", TenantKind::Client)] {
+        let request = Onboarding {
+            client_id: client_id.to_string(),
+            name: format!("{client_id} Ltd"),
+            kind,
+            schema: None,
+            user_limit: 5,
+            modules: None,
+            accounts: vec![FirstAccount {
+                email: format!("admin@{}.test", client_id.to_lowercase()),
+                name: "Ada Admin".to_string(),
+                role: Role::Admin,
+                password: PASSWORD.to_string(),
+            }],
+        };
+        prepared.push(request.prepare(&passwords).await.unwrap());
+    }
+    // Migrates and onboards every tenant; answers which of their roles
+    // existed before (tenant roles are cluster-wide) and how many tenants the
+    // database holds after.
+    let setup = |url: String| {
+        let prepared = &prepared;
+        async move {
+            let (owner, names) = brandops::db::Db::connect_owner(&url).await.unwrap();
+            brandops::db::migrate::migrate_all(&owner, &names)
+                .await
+                .unwrap();
+            let mut roles_existed = Vec::new();
+            let mut tx = owner.begin().await.unwrap();
+            for p in prepared {
+                let existed: bool =
+                    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)")
+                        .bind(names.tenant_role(p.schema.as_str()))
+                        .fetch_one(&mut *tx)
+                        .await
+                        .unwrap();
+                roles_existed.push(existed);
+                onboard(&mut tx, &names, p, &brandops::audit::Actor::cli())
+                    .await
+                    .unwrap();
+            }
+            tx.commit().await.unwrap();
+            let tenants: i64 = sqlx::query_scalar("SELECT count(*) FROM platform.tenants")
+                .fetch_one(&owner)
+                .await
+                .unwrap();
+            owner.close().await;
+            (roles_existed, tenants)
+        }
+    };
+    assert_eq!(setup(url.clone()).await, (vec![false, false], 2));
+    // Drop and recreate it: its tenant roles (cluster-wide) are left behind.
     let admin = sqlx::PgPool::connect(&std::env::var("TEST_DATABASE_URL").unwrap())
         .await
         .unwrap();
@@ -448,5 +503,87 @@ async fn a_recreated_database_of_the_same_name_can_be_set_up_again() {
             .await
             .unwrap();
     }
-    assert_eq!(setup(url.clone()).await, 9);
+    assert_eq!(setup(url.clone()).await, (vec![true, true], 2));
+    // The tenants of the recreated database work: each one's transaction
+    // reads its own first row, as its role.
+    let db = brandops::db::Db::connect(&url, 2).await.unwrap();
+    let refs = brandops::tenants::store::all_tenant_refs(&db.owner)
+        .await
+        .unwrap();
+    assert_eq!(refs.len(), 2);
+    for tenant in &refs {
+        let mut tx = db.begin_tenant(tenant).await.unwrap();
+        let name: String = sqlx::query_scalar("SELECT display_name FROM org_settings")
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+        tx.end_read_only();
+        assert_eq!(name, format!("{} Ltd", tenant.client_id));
+    }
+    db.app.close().await;
+    db.owner.close().await;
+}
+
+#[tokio::test]
+async fn the_demo_seed_onboards_every_listed_account_once() {
+    use brandops::tenants::definition::load_demo;
+    use brandops::tenants::seed::seed_demo_if_empty;
+
+    let app = TestApp::spawn().await;
+    let dir = repo_root().join("tenants/demo");
+    let password = "seed-password-1";
+    // Seeds only into a database without tenants: before any is created.
+    let seeded = seed_demo_if_empty(&app.owner, &app.state.db.names, &dir, password)
+        .await
+        .unwrap();
+    let (tenants, platform) = load_demo(&dir).unwrap();
+    let listed = tenants.iter().map(|t| t.accounts.len()).sum::<usize>() + platform.accounts.len();
+    assert!(!tenants.is_empty() && !platform.accounts.is_empty());
+    assert_eq!(seeded, listed);
+
+    for t in &tenants {
+        let (kind, user_limit): (String, i32) =
+            sqlx::query_as("SELECT kind, user_limit FROM platform.tenants WHERE client_id = $1")
+                .bind(&t.client_id)
+                .fetch_one(&app.owner)
+                .await
+                .unwrap();
+        assert_eq!(
+            (kind.as_str(), user_limit),
+            (t.kind.as_str(), t.user_limit),
+            "{}",
+            t.client_id
+        );
+        for a in &t.accounts {
+            let c = app.login_with(&a.email, password).await;
+            assert_eq!(c.user["email"], a.email.to_lowercase(), "{}", a.email);
+            assert_eq!(c.user["name"], a.name.as_str(), "{}", a.email);
+            assert_eq!(c.user["role"].as_str(), a.role.as_deref(), "{}", a.email);
+            assert_eq!(c.user["clientId"], t.client_id.as_str(), "{}", a.email);
+        }
+    }
+    for a in &platform.accounts {
+        let c = app.login_with(&a.email, password).await;
+        assert_eq!(c.user["role"], "platform_admin", "{}", a.email);
+        assert!(c.user["clientId"].is_null(), "{}", a.email);
+    }
+
+    // A second seed finds tenants and seeds nothing.
+    let again = seed_demo_if_empty(&app.owner, &app.state.db.names, &dir, password)
+        .await
+        .unwrap();
+    assert_eq!(again, 0);
+    let accounts: i64 = sqlx::query_scalar("SELECT count(*) FROM platform.accounts")
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    assert_eq!(accounts, listed as i64);
+    // The seed hashes like every other way an account comes to exist.
+    let hashes: Vec<String> = sqlx::query_scalar("SELECT password_hash FROM platform.accounts")
+        .fetch_all(&app.owner)
+        .await
+        .unwrap();
+    for h in hashes {
+        assert!(h.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{h}");
+    }
 }

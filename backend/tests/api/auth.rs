@@ -1,18 +1,37 @@
 //! Sign-in, sessions, CSRF, origin checks and throttling, against a real
 //! server and a real PostgreSQL.
 
-mod common;
-
-use common::{DEMO_PASSWORD, spawn_app, spawn_app_with};
+use brandops::accounts::Role;
+use brandops::tenants::TenantKind;
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{Value, json};
+
+use crate::helpers::{Client, PASSWORD, TestApp};
+
+/// The stored id and name of the account with this email.
+async fn stored_account(app: &TestApp, email: &str) -> (uuid::Uuid, String) {
+    sqlx::query_as("SELECT id, name FROM platform.accounts WHERE email = $1")
+        .bind(email)
+        .fetch_one(&app.owner)
+        .await
+        .unwrap()
+}
+
+fn allowed_paths(session: &Value) -> Vec<String> {
+    serde_json::from_value(session["allowedPaths"].clone()).unwrap()
+}
 
 #[tokio::test]
 async fn login_answers_user_and_csrf_and_sets_a_hardened_cookie() {
-    let app = spawn_app().await;
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let (id, name) = stored_account(&app, &brand.admin).await;
+    // The email is matched case-insensitively.
+    let typed = brand.admin.to_uppercase();
+    assert_ne!(typed, brand.admin);
     let resp = reqwest::Client::new()
         .post(format!("{}/api/auth/login", app.base))
-        .json(&json!({"email": "Admin@Acme.test", "password": DEMO_PASSWORD}))
+        .json(&json!({"email": typed, "password": PASSWORD}))
         .send()
         .await
         .unwrap();
@@ -24,12 +43,14 @@ async fn login_answers_user_and_csrf_and_sets_a_hardened_cookie() {
         .to_str()
         .unwrap()
         .to_string();
-    let body: serde_json::Value = resp.json().await.unwrap();
-    assert_eq!(body["user"]["email"], "admin@acme.test");
+    let body: Value = resp.json().await.unwrap();
+    assert_eq!(body["user"]["email"], brand.admin.as_str());
     assert_eq!(body["user"]["role"], "admin");
-    assert_eq!(body["user"]["clientId"], "acme");
-    assert_eq!(body["user"]["name"], "Ada Admin");
+    assert_eq!(body["user"]["clientId"], brand.client_id.as_str());
+    assert!(!name.is_empty());
+    assert_eq!(body["user"]["name"], name.as_str());
     assert!(body["user"]["id"].is_string());
+    assert_eq!(body["user"]["id"], id.to_string());
     assert_eq!(body["csrfToken"].as_str().unwrap().len(), 64);
     assert!(cookie.starts_with("brandops_session="));
     assert!(cookie.contains("HttpOnly"));
@@ -49,31 +70,34 @@ async fn login_answers_user_and_csrf_and_sets_a_hardened_cookie() {
 
 #[tokio::test]
 async fn cookie_is_secure_when_served_over_https() {
-    let app = spawn_app_with(|s| s.public_url = "https://brandops.example".into()).await;
+    let app = TestApp::spawn_with(|s| s.public_url = "https://brandops.example".into()).await;
+    let brand = app.brand().await;
     let resp = reqwest::Client::new()
         .post(format!("{}/api/auth/login", app.base))
-        .json(&json!({"email": "admin@acme.test", "password": DEMO_PASSWORD}))
+        .json(&json!({"email": brand.admin, "password": PASSWORD}))
         .send()
         .await
         .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
     let cookie = resp.headers()["set-cookie"].to_str().unwrap().to_string();
     assert!(cookie.contains("Secure"), "{cookie}");
 }
 
 #[tokio::test]
 async fn unknown_email_and_wrong_password_get_the_same_answer() {
-    let app = spawn_app().await;
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
     let c = app.client();
     let unknown = c
         .post(
             "/api/auth/login",
-            json!({"email": "nobody@acme.test", "password": "whatever1"}),
+            json!({"email": format!("nobody@{}.test", brand.client_id.to_lowercase()), "password": "whatever1"}),
         )
         .await;
     let wrong = c
         .post(
             "/api/auth/login",
-            json!({"email": "admin@acme.test", "password": "whatever1"}),
+            json!({"email": brand.admin, "password": "whatever1"}),
         )
         .await;
     assert_eq!(unknown.0, StatusCode::UNAUTHORIZED);
@@ -89,18 +113,25 @@ async fn unknown_email_and_wrong_password_get_the_same_answer() {
 
 #[tokio::test]
 async fn session_answers_user_csrf_and_allowed_paths_from_the_policy() {
-    let app = spawn_app().await;
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let worker_email = app.account(&brand, Role::Worker).await;
+    // The policy names the client areas after these client ids.
+    let client_a = app.tenant_named("clientA", TenantKind::Client).await;
+    let employee_email = app.account(&client_a, Role::Employee).await;
+    let platform_email = app.platform_admin().await;
+
     let anonymous = app.client();
     let (status, body) = anonymous.get("/api/auth/session").await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert_eq!(body["code"], "unauthenticated");
 
-    let worker = app.login("worker@acme.test").await;
+    let worker = app.login(&worker_email).await;
     let (status, body) = worker.get("/api/auth/session").await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["user"]["role"], "worker");
     assert_eq!(body["csrfToken"], worker.csrf.clone().unwrap());
-    let paths: Vec<String> = serde_json::from_value(body["allowedPaths"].clone()).unwrap();
+    let paths = allowed_paths(&body);
     for p in [
         "/",
         "/ui/table",
@@ -119,13 +150,13 @@ async fn session_answers_user_csrf_and_allowed_paths_from_the_policy() {
     ] {
         assert!(!paths.contains(&p.to_string()), "{p} not in {paths:?}");
     }
-    let employee = app.login("employee@clienta.test").await;
+    let employee = app.login(&employee_email).await;
     let (_, body) = employee.get("/api/auth/session").await;
-    let paths: Vec<String> = serde_json::from_value(body["allowedPaths"].clone()).unwrap();
-    assert!(paths.contains(&"/clientA".to_string()));
-    assert!(!paths.contains(&"/clientB".to_string()));
+    let paths = allowed_paths(&body);
+    assert!(paths.contains(&"/clientA".to_string()), "{paths:?}");
+    assert!(!paths.contains(&"/clientB".to_string()), "{paths:?}");
     assert_eq!(body["user"]["clientId"], "clientA");
-    let platform = app.login("platform@brandops.test").await;
+    let platform = app.login(&platform_email).await;
     let (_, body) = platform.get("/api/auth/session").await;
     assert!(body["user"]["clientId"].is_null());
     assert!(
@@ -138,15 +169,18 @@ async fn session_answers_user_csrf_and_allowed_paths_from_the_policy() {
 
 #[tokio::test]
 async fn logout_deletes_the_session_and_the_old_cookie_stops_working() {
-    let app = spawn_app().await;
-    let c = app.login("admin@acme.test").await;
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let manager = app.account(&brand, Role::Manager).await;
+    let c = app.login(&brand.admin).await;
     // Keep a copy of the cookie to replay after logout.
     let login = reqwest::Client::new()
         .post(format!("{}/api/auth/login", app.base))
-        .json(&json!({"email": "manager@acme.test", "password": DEMO_PASSWORD}))
+        .json(&json!({"email": manager, "password": PASSWORD}))
         .send()
         .await
         .unwrap();
+    assert_eq!(login.status(), StatusCode::OK);
     let raw_cookie = login.headers()["set-cookie"]
         .to_str()
         .unwrap()
@@ -154,7 +188,7 @@ async fn logout_deletes_the_session_and_the_old_cookie_stops_working() {
         .next()
         .unwrap()
         .to_string();
-    let body: serde_json::Value = login.json().await.unwrap();
+    let body: Value = login.json().await.unwrap();
     let csrf = body["csrfToken"].as_str().unwrap().to_string();
     let replay = |path: &str| {
         reqwest::Client::new()
@@ -178,8 +212,9 @@ async fn logout_deletes_the_session_and_the_old_cookie_stops_working() {
     // Other sessions are untouched.
     assert_eq!(c.get("/api/auth/session").await.0, StatusCode::OK);
     let count: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM platform.sessions s JOIN platform.accounts a ON a.id = s.account_id WHERE a.email = 'manager@acme.test'",
+        "SELECT count(*) FROM platform.sessions s JOIN platform.accounts a ON a.id = s.account_id WHERE a.email = $1",
     )
+    .bind(&manager)
     .fetch_one(&app.owner)
     .await
     .unwrap();
@@ -188,10 +223,13 @@ async fn logout_deletes_the_session_and_the_old_cookie_stops_working() {
 
 #[tokio::test]
 async fn unsafe_methods_need_the_csrf_token() {
-    let app = spawn_app().await;
-    let mut c = app.login("admin@acme.test").await;
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let new_email = format!("csrf@{}.test", brand.client_id.to_lowercase());
+    let mut c = app.login(&brand.admin).await;
     let good = c.csrf.take().unwrap();
-    let body = json!({"action": "adduser", "email": "csrf@acme.test", "name": "C", "password": "password1"});
+    let body =
+        json!({"action": "adduser", "email": new_email, "name": "C", "password": "password1"});
     let (status, err) = c.post("/api/client-auth", body.clone()).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     assert_eq!(err["code"], "csrf");
@@ -212,11 +250,11 @@ async fn unsafe_methods_need_the_csrf_token() {
     let (status, _) = c.post("/api/auth/logout", json!({})).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     // Nothing was created by the refused calls.
-    let n: i64 =
-        sqlx::query_scalar("SELECT count(*) FROM platform.accounts WHERE email = 'csrf@acme.test'")
-            .fetch_one(&app.owner)
-            .await
-            .unwrap();
+    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM platform.accounts WHERE email = $1")
+        .bind(&new_email)
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
     assert_eq!(n, 0);
     c.csrf = Some(good);
     assert_eq!(
@@ -227,24 +265,25 @@ async fn unsafe_methods_need_the_csrf_token() {
 
 #[tokio::test]
 async fn cross_origin_unsafe_requests_are_refused() {
-    let app = spawn_app().await;
-    let c = app.login("admin@acme.test").await;
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let c = app.login(&brand.admin).await;
     let resp = c
         .http
         .post(c.url("/api/client-auth"))
         .header("x-csrf-token", c.csrf.clone().unwrap())
         .header("origin", "https://evil.example")
-        .json(&json!({"action": "adduser", "email": "o@acme.test", "name": "O", "password": "password1"}))
+        .json(&json!({"action": "adduser", "email": format!("o@{}.test", brand.client_id.to_lowercase()), "name": "O", "password": "password1"}))
         .send()
         .await
         .unwrap();
     assert_eq!(resp.status(), StatusCode::FORBIDDEN);
-    let body: serde_json::Value = resp.json().await.unwrap();
+    let body: Value = resp.json().await.unwrap();
     assert_eq!(body["code"], "cross_origin");
     let resp = reqwest::Client::new()
         .post(format!("{}/api/auth/login", app.base))
         .header("sec-fetch-site", "cross-site")
-        .json(&json!({"email": "admin@acme.test", "password": DEMO_PASSWORD}))
+        .json(&json!({"email": brand.admin, "password": PASSWORD}))
         .send()
         .await
         .unwrap();
@@ -264,13 +303,16 @@ async fn cross_origin_unsafe_requests_are_refused() {
 
 #[tokio::test]
 async fn failed_sign_ins_are_throttled_per_account() {
-    let app = spawn_app().await;
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let manager = app.account(&brand, Role::Manager).await;
+    let worker = app.account(&brand, Role::Worker).await;
     let c = app.client();
     for _ in 0..5 {
         let (status, _) = c
             .post(
                 "/api/auth/login",
-                json!({"email": "manager@acme.test", "password": "wrong-pass"}),
+                json!({"email": manager, "password": "wrong-pass"}),
             )
             .await;
         assert_eq!(status, StatusCode::UNAUTHORIZED);
@@ -279,25 +321,25 @@ async fn failed_sign_ins_are_throttled_per_account() {
     let (status, body) = c
         .post(
             "/api/auth/login",
-            json!({"email": "manager@acme.test", "password": DEMO_PASSWORD}),
+            json!({"email": manager, "password": PASSWORD}),
         )
         .await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
     assert_eq!(body["code"], "too_many_attempts");
     // Other accounts are not affected.
-    app.login("worker@acme.test").await;
+    app.login(&worker).await;
     // The lock expires by itself (never a permanent lock-out).
     sqlx::query("UPDATE platform.login_throttle SET locked_until = now() - interval '1 second'")
         .execute(&app.owner)
         .await
         .unwrap();
-    app.login("manager@acme.test").await;
-    let left: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM platform.login_throttle WHERE key = 'account:manager@acme.test'",
-    )
-    .fetch_one(&app.owner)
-    .await
-    .unwrap();
+    app.login(&manager).await;
+    let left: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM platform.login_throttle WHERE key = $1")
+            .bind(format!("account:{manager}"))
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
     assert_eq!(
         left, 0,
         "a successful sign-in clears the account's failures"
@@ -306,7 +348,9 @@ async fn failed_sign_ins_are_throttled_per_account() {
 
 #[tokio::test]
 async fn failed_sign_ins_are_throttled_per_address() {
-    let app = spawn_app().await;
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let domain = brand.client_id.to_lowercase();
     let http = reqwest::Client::new();
     let attempt = |email: String, ip: &'static str, password: &'static str| {
         http.post(format!("{}/api/auth/login", app.base))
@@ -316,17 +360,21 @@ async fn failed_sign_ins_are_throttled_per_address() {
     };
     // Many different (unknown) accounts from one address.
     for i in 0..30 {
-        let resp = attempt(format!("guess{i}@acme.test"), "203.0.113.7", "nope-nope")
-            .await
-            .unwrap();
+        let resp = attempt(
+            format!("guess{i}@{domain}.test"),
+            "203.0.113.7",
+            "nope-nope",
+        )
+        .await
+        .unwrap();
         assert_eq!(resp.status(), StatusCode::UNAUTHORIZED);
     }
-    let resp = attempt("admin@acme.test".into(), "203.0.113.7", DEMO_PASSWORD)
+    let resp = attempt(brand.admin.clone(), "203.0.113.7", PASSWORD)
         .await
         .unwrap();
     assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
     // Another address is fine.
-    let resp = attempt("admin@acme.test".into(), "198.51.100.2", DEMO_PASSWORD)
+    let resp = attempt(brand.admin.clone(), "198.51.100.2", PASSWORD)
         .await
         .unwrap();
     assert_eq!(resp.status(), StatusCode::OK);
@@ -334,7 +382,7 @@ async fn failed_sign_ins_are_throttled_per_address() {
 
 #[tokio::test]
 async fn errors_are_json_envelopes() {
-    let app = spawn_app().await;
+    let app = TestApp::spawn().await;
     let c = app.client();
     let (status, body) = c.get("/api/no-such-thing").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
@@ -349,24 +397,44 @@ async fn errors_are_json_envelopes() {
         .await
         .unwrap();
     assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
-    let body: serde_json::Value = resp.json().await.unwrap();
+    let body: Value = resp.json().await.unwrap();
     assert_eq!(body["code"], "invalid_input");
     assert!(resp_has_request_id(&c).await);
 }
 
-async fn resp_has_request_id(c: &common::Client) -> bool {
+async fn resp_has_request_id(c: &Client) -> bool {
     let resp = c.http.get(c.url("/api/health")).send().await.unwrap();
     resp.headers().contains_key("x-request-id")
 }
 
 #[tokio::test]
 async fn passwords_are_stored_as_argon2id_with_the_required_parameters() {
-    let app = spawn_app().await;
+    let app = TestApp::spawn().await;
+    // Every way an account comes to exist: onboarding (as the command line
+    // does), a platform admin, the platform API and the All Users page.
+    let brand = app.brand().await;
+    let platform = app.login(&app.platform_admin().await).await;
+    let (status, body) = platform
+        .post(
+            "/api/platform/tenants",
+            json!({"clientId": "hashco", "name": "Hash Co", "kind": "brand", "userLimit": 5,
+                   "admin": {"name": "Hal Admin", "email": "admin@hashco.test", "password": "hashco-pass"}}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let admin = app.login(&brand.admin).await;
+    let (status, body) = admin
+        .post(
+            "/api/client-auth",
+            json!({"action": "adduser", "email": format!("added@{}.test", brand.client_id.to_lowercase()), "name": "Added", "password": "password-1"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
     let hashes: Vec<String> = sqlx::query_scalar("SELECT password_hash FROM platform.accounts")
         .fetch_all(&app.owner)
         .await
         .unwrap();
-    assert!(!hashes.is_empty());
+    assert_eq!(hashes.len(), 4);
     for h in hashes {
         assert!(h.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{h}");
     }
@@ -374,13 +442,16 @@ async fn passwords_are_stored_as_argon2id_with_the_required_parameters() {
 
 #[tokio::test]
 async fn ended_sessions_and_stale_counters_are_swept() {
-    let app = spawn_app().await;
-    let live = app.login("admin@acme.test").await;
-    let idle = app.login("worker@acme.test").await;
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let worker = app.account(&brand, Role::Worker).await;
+    let live = app.login(&brand.admin).await;
+    let idle = app.login(&worker).await;
     sqlx::query(
         "UPDATE platform.sessions SET last_seen_at = now() - interval '2 hours'
-         WHERE account_id = (SELECT id FROM platform.accounts WHERE email = 'worker@acme.test')",
+         WHERE account_id = (SELECT id FROM platform.accounts WHERE email = $1)",
     )
+    .bind(&worker)
     .execute(&app.owner)
     .await
     .unwrap();
@@ -393,7 +464,9 @@ async fn ended_sessions_and_stale_counters_are_swept() {
         idle.get("/api/auth/session").await.0,
         StatusCode::UNAUTHORIZED
     );
-    brandops::startup::sweep_once(&app.state).await.unwrap();
+    brandops::auth::sweep_ended(&app.state.db, app.state.settings.session_idle_timeout)
+        .await
+        .unwrap();
     let sessions: i64 = sqlx::query_scalar("SELECT count(*) FROM platform.sessions")
         .fetch_one(&app.owner)
         .await
