@@ -11,10 +11,16 @@ const features = readdirSync(new URL('./src/features', import.meta.url), { withF
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
-const SHARED = ['components', 'config', 'hooks', 'lib', 'stores', 'testing'];
+const SHARED = ['components', 'config', 'hooks', 'lib', 'testing'];
 
 /**
  * Imports flow one way: shared → features → app (bulletproof-react).
+ *
+ * The store is the one place that composes the features' slices: each feature
+ * keeps its slice in `src/features/<name>/store/`, and `src/stores` may import
+ * those folders and nothing else of a feature. A slice file imports only
+ * shared code (never the store, nor the rest of its feature), so the store
+ * can be used by shared code and features alike without a cycle.
  * @type {{ target: string, from: string, except?: string[], message: string }[]}
  */
 const zones = [
@@ -35,6 +41,32 @@ const zones = [
     from: ['./src/features', './src/app'],
     message: 'Shared code may not import features or the app.',
   })).flatMap(({ from, ...zone }) => from.map((f) => ({ ...zone, from: f }))),
+  ...features.map((feature) => ({
+    target: './src/stores',
+    from: `./src/features/${feature}`,
+    except: ['./store'],
+    message:
+      "The store may import only a feature's slice files (src/features/<name>/store), to compose them.",
+  })),
+  {
+    target: './src/stores',
+    from: './src/app',
+    message: 'The store may not import from src/app.',
+  },
+  ...features.flatMap((feature) => [
+    {
+      target: `./src/features/${feature}/store`,
+      from: './src/stores',
+      message: 'A slice file may not import the store: src/stores/app-store.ts composes it.',
+    },
+    {
+      target: `./src/features/${feature}/store`,
+      from: `./src/features/${feature}`,
+      except: ['./store'],
+      message:
+        'A slice file holds state and actions only: it may not import its feature’s API calls or components.',
+    },
+  ]),
 ];
 
 export default tseslint.config(
@@ -91,6 +123,9 @@ export default tseslint.config(
   {
     files: ['src/**/*.{ts,tsx}'],
     rules: {
+      // The store is imported by shared code and composes the features' slices;
+      // a cycle through it would leave a module half-initialised at start-up.
+      'import/no-cycle': 'error',
       'no-restricted-imports': [
         'error',
         {
@@ -98,6 +133,13 @@ export default tseslint.config(
             {
               group: ['../../*'],
               message: 'Use the @/ alias instead of climbing out of a folder.',
+            },
+          ],
+          paths: [
+            {
+              name: '@/lib/api/client',
+              message:
+                'Call the server through callApi (@/lib/api/call-api), which maps every answer to an ApiResult.',
             },
           ],
         },

@@ -11,9 +11,7 @@ set -euo pipefail
 cd "$ROOT"
 
 "$ROOT/scripts/deps.sh"
-if ! command -v cargo >/dev/null 2>&1 && [ -x "$HOME/.cargo/bin/cargo" ]; then
-  export PATH="$HOME/.cargo/bin:$PATH"
-fi
+cargo_on_path
 
 unset PG_FAST
 "$ROOT/scripts/pg.sh" start "$ROOT/.data/pg-bench"

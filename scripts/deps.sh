@@ -26,9 +26,7 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 export PUPPETEER_SKIP_DOWNLOAD=1
 
 # --- toolchains (never installed here) -------------------------------------
-if ! command -v cargo >/dev/null 2>&1 && [ -x "$HOME/.cargo/bin/cargo" ]; then
-  export PATH="$HOME/.cargo/bin:$PATH"
-fi
+cargo_on_path
 command -v cargo >/dev/null 2>&1 ||
   die "cargo not found: install the Rust toolchain (rustup) and make sure cargo is on PATH"
 command -v node >/dev/null 2>&1 || die "node not found: install Node.js 20+ (with npm)"

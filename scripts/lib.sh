@@ -14,6 +14,14 @@ note() {
   printf '%s\n' "$*" >&2
 }
 
+# Puts rustup's cargo on PATH when it is installed but PATH does not have it
+# (a fresh login shell on a machine set up with rustup).
+cargo_on_path() {
+  if ! command -v cargo >/dev/null 2>&1 && [ -x "$HOME/.cargo/bin/cargo" ]; then
+    export PATH="$HOME/.cargo/bin:$PATH"
+  fi
+}
+
 # Run a command as root: directly when we are root, else through sudo.
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then
@@ -100,4 +108,75 @@ random_hex() {
     od -An -tx1 -N"$n" /dev/urandom | tr -d ' \n'
     echo
   fi
+}
+
+# --- steps with a summary (scripts/test.sh, scripts/e2e.sh) -------------------
+# run_step NAME CMD... runs CMD in a subshell with `set -e` and records the
+# outcome in SUMMARY; on failure it stops the whole run with CMD's exit status.
+# print_summary (from an EXIT trap) lists the steps.
+SUMMARY=()
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+fmt_ms() { printf '%d.%ds' $(($1 / 1000)) $((($1 % 1000) / 100)); }
+
+run_step() {
+  local name="$1" t0 rc dt
+  shift
+  printf '\n==> %s\n' "$name" >&2
+  t0="$(now_ms)"
+  set +e
+  (
+    set -e
+    "$@"
+  )
+  rc=$?
+  set -e
+  dt=$(($(now_ms) - t0))
+  if [ "$rc" -eq 0 ]; then
+    SUMMARY+=("$(printf '  ok    %8s  %s' "$(fmt_ms "$dt")" "$name")")
+  else
+    SUMMARY+=("$(printf '  FAIL  %8s  %s (exit %d)' "$(fmt_ms "$dt")" "$name" "$rc")")
+    exit "$rc"
+  fi
+}
+
+skip_step() {
+  SUMMARY+=("$(printf '  skip  %8s  %s' "-" "$1")")
+}
+
+# print_summary TITLE RC : the steps run so far, then the verdict.
+print_summary() {
+  local title="$1" rc="$2"
+  if [ "${#SUMMARY[@]}" -gt 0 ]; then
+    printf '\n==> %s\n' "$title" >&2
+    printf '%s\n' "${SUMMARY[@]}" >&2
+  fi
+  if [ "$rc" -eq 0 ]; then
+    printf '\nall checks passed\n' >&2
+  else
+    printf '\nFAILED (exit %d)\n' "$rc" >&2
+  fi
+}
+
+# npm_script NAME [ENV=VALUE...] [-- ARG...] : runs the frontend's npm script
+# NAME with that environment and arguments; fails loudly when
+# frontend/package.json lacks the script.
+npm_script() {
+  local name="$1" value envs=()
+  shift
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do
+    envs+=("$1")
+    shift
+  done
+  if [ $# -gt 0 ]; then shift; fi
+  value="$(npm --prefix "$ROOT/frontend" pkg get "scripts.$name" 2>/dev/null)" || value=""
+  case "$value" in
+    \"*) ;;
+    *)
+      echo "error: frontend/package.json has no \"$name\" script (make test requires it)" >&2
+      return 1
+      ;;
+  esac
+  if [ $# -gt 0 ]; then set -- -- "$@"; fi
+  env "${envs[@]}" npm --prefix "$ROOT/frontend" run "$name" "$@"
 }

@@ -14,9 +14,7 @@ set -euo pipefail
 cd "$ROOT"
 
 "$ROOT/scripts/deps.sh"
-if ! command -v cargo >/dev/null 2>&1 && [ -x "$HOME/.cargo/bin/cargo" ]; then
-  export PATH="$HOME/.cargo/bin:$PATH"
-fi
+cargo_on_path
 
 if [ -f frontend/package.json ]; then
   note "run: building frontend"

@@ -1,20 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { demo, signIn } from './helpers';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.map((n) => n.target.join(' ')),
-    }));
-}
+import { expect, test } from '@playwright/test';
+import { demo, seriousViolations, signIn } from './helpers';
 
 test('login page: no serious or critical axe violations (light and dark)', async ({ page }) => {
   await page.goto('/auth/login');

@@ -1,11 +1,10 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { toast } from 'react-toastify';
-import { StatusPage } from '@/components/errors/status-page';
+import { FailurePage } from '@/components/errors/failure-page';
 import { Splash } from '@/components/layout/splash';
 import { loadSession, restoreSession } from '@/features/auth/api/auth-api';
-import { onSessionEnded } from '@/lib/api/client';
+import { onSessionEnded } from '@/lib/api/call-api';
 import { PERSIST_KEY, useAppStore } from '@/stores/app-store';
-import { DangerTriangleIcon } from '@solar-icons/react/linear/danger-triangle';
 
 type GateState = 'pending' | 'ready' | 'unreachable';
 
@@ -52,29 +51,25 @@ export function SessionGate({ children }: { children: ReactNode }) {
   if (state === 'pending') return <Splash />;
   if (state === 'unreachable') {
     return (
-      <div className="blank">
-        <StatusPage
-          icon={<DangerTriangleIcon />}
-          title="brandops cannot reach its server"
-          actions={
-            <button
-              type="button"
-              className="btn btn--primary"
-              onClick={() => {
-                setState('pending');
-                setAttempt((a) => a + 1);
-              }}
-            >
-              Try again
-            </button>
-          }
-        >
-          <p>
-            Check your connection. If it is fine, the server may be restarting; try again in a
-            moment.
-          </p>
-        </StatusPage>
-      </div>
+      <FailurePage
+        title="brandops cannot reach its server"
+        actions={
+          <button
+            type="button"
+            className="btn btn--primary"
+            onClick={() => {
+              setState('pending');
+              setAttempt((a) => a + 1);
+            }}
+          >
+            Try again
+          </button>
+        }
+      >
+        <p>
+          Check your connection. If it is fine, the server may be restarting; try again in a moment.
+        </p>
+      </FailurePage>
     );
   }
   return children;

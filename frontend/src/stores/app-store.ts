@@ -1,20 +1,28 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import type { OrgUser, Preferences, SessionInfo } from '@/lib/api/types';
 import {
-  initialAuthState,
+  authActions,
+  initialAuthSlice,
   parsePersistedAuth,
-  type AuthState,
+  persistedAuth,
+  type AuthActions,
+  type AuthSlice,
   type PersistedAuth,
-} from './slices/auth-slice';
+} from '@/features/auth/store/auth-slice';
 import {
-  initialRequestState,
-  requestFailed,
-  requestSucceeded,
-  startRequest,
-  type RequestState,
-  type RequestStatus,
-} from './slices/request-slice';
+  initialUsersSlice,
+  usersActions,
+  type UsersActions,
+  type UsersSlice,
+} from '@/features/users/store/users-slice';
+import { requestFailed, requestSucceeded, startRequest, type RequestState } from '@/lib/slice';
+import {
+  CLEARED_ON_LOAD,
+  initialPlannedSlices,
+  plannedActions,
+  type PlannedActions,
+  type PlannedSlices,
+} from './planned-slices';
 
 /** localStorage key of the persisted state (spec §3). */
 export const PERSIST_KEY = 'root';
@@ -22,116 +30,64 @@ export const PERSIST_KEY = 'root';
 export const PERSIST_RESTORE_TIMEOUT_MS = 5000;
 
 /**
- * The client state (spec §3). One store, one slice per area. Slices of modules
- * that a later issue builds hold `unknown` data until that module's endpoint
- * exists in openapi.yaml; they never hold made-up data.
+ * The client state (spec §3): one store, one slice per area. Each feature owns
+ * its slice (`src/features/<name>/store/`: state, initial state, actions);
+ * this file is the one place that composes them, adds the request lifecycle
+ * every data slice shares, and persists auth.
  */
-export interface AppData {
-  auth: AuthState;
-  brandscans: RequestState<unknown>;
-  reviews: RequestState<unknown>;
-  productJourney: RequestState<unknown>;
-  traceability: RequestState<unknown>;
-  products: RequestState<unknown>;
-  adminScans: RequestState<unknown> & { activeBrandId: string | null };
-  orders: RequestState<unknown>;
-  sessions: RequestState<unknown>;
-  /** The organisation's other accounts (All Users page). */
-  users: RequestState<OrgUser[]>;
-}
+export type AppData = AuthSlice & PlannedSlices & UsersSlice;
 
 export type DataSliceName = Exclude<keyof AppData, 'auth'>;
 
-export const DATA_SLICES: readonly DataSliceName[] = [
-  'brandscans',
-  'reviews',
-  'productJourney',
-  'traceability',
-  'products',
-  'adminScans',
-  'orders',
-  'sessions',
-  'users',
-];
-
-/** Slices that show one key's data at a time and clear it when a new load starts. */
-const CLEAR_ON_START: ReadonlySet<DataSliceName> = new Set(['productJourney', 'traceability']);
-
-export interface AppActions {
-  setAuthStatus: (status: RequestStatus, error?: string | null) => void;
-  /** After the server confirmed the session (start-up and after sign-in): user, token, paths. */
-  sessionLoaded: (session: SessionInfo) => void;
-  preferencesLoaded: (preferences: Preferences) => void;
+/** The request lifecycle of every data slice. */
+interface RequestActions {
   startLoading: (slice: DataSliceName) => void;
   loadSucceeded: <N extends DataSliceName>(slice: N, data: AppData[N]['data']) => void;
   loadFailed: (slice: DataSliceName, error: string) => void;
-  setActiveBrandId: (brandId: string | null) => void;
-  addOrgUser: (user: OrgUser) => void;
-  removeOrgUser: (id: OrgUser['id']) => void;
-  /** Signs out locally: every slice back to its initial state, persisted state removed. */
-  resetAll: () => void;
 }
+
+export type AppActions = AuthActions &
+  PlannedActions &
+  UsersActions &
+  RequestActions & {
+    /** Signs out locally: every slice back to its initial state, persisted state removed. */
+    resetAll: () => void;
+  };
 
 export type AppState = AppData & AppActions;
 
 export function initialData(): AppData {
-  return {
-    auth: initialAuthState(),
-    brandscans: initialRequestState<unknown>(null),
-    reviews: initialRequestState<unknown>(null),
-    productJourney: initialRequestState<unknown>(null),
-    traceability: initialRequestState<unknown>(null),
-    products: initialRequestState<unknown>(null),
-    adminScans: { ...initialRequestState<unknown>(null), activeBrandId: null },
-    orders: initialRequestState<unknown>(null),
-    sessions: initialRequestState<unknown>(null),
-    users: initialRequestState<OrgUser[]>([]),
-  };
+  return { ...initialAuthSlice(), ...initialPlannedSlices(), ...initialUsersSlice() };
 }
+
+/** Every slice but auth, in the spec's order. */
+export const DATA_SLICES: readonly DataSliceName[] = Object.keys(initialData()).filter(
+  (name): name is DataSliceName => name !== 'auth',
+);
 
 interface PersistedShape {
   auth: PersistedAuth;
 }
 
+const clearedOnLoad: ReadonlySet<string> = CLEARED_ON_LOAD;
+
 export const useAppStore = create<AppState>()(
   persist(
     (set) => ({
       ...initialData(),
-
-      setAuthStatus: (status, error = null) => set((s) => ({ auth: { ...s.auth, status, error } })),
-
-      sessionLoaded: (session) =>
-        set((s) => ({
-          auth: {
-            ...s.auth,
-            user: session.user,
-            csrfToken: session.csrfToken,
-            allowedPaths: [...session.allowedPaths],
-            sessionChecked: true,
-            status: 'succeeded',
-            error: null,
-          },
-        })),
-
-      preferencesLoaded: (preferences) => set((s) => ({ auth: { ...s.auth, preferences } })),
+      ...authActions(set),
+      ...plannedActions(set),
+      ...usersActions(set),
 
       startLoading: (slice) =>
         set((s) => ({
-          [slice]: startRequest(s[slice], CLEAR_ON_START.has(slice) ? { clearData: null } : {}),
+          [slice]: startRequest(s[slice], clearedOnLoad.has(slice) ? { clearData: null } : {}),
         })),
 
       loadSucceeded: (slice, data) =>
         set((s) => ({ [slice]: requestSucceeded(s[slice] as RequestState<typeof data>, data) })),
 
       loadFailed: (slice, error) => set((s) => ({ [slice]: requestFailed(s[slice], error) })),
-
-      setActiveBrandId: (brandId) =>
-        set((s) => ({ adminScans: { ...s.adminScans, activeBrandId: brandId } })),
-
-      addOrgUser: (user) => set((s) => ({ users: { ...s.users, data: [...s.users.data, user] } })),
-
-      removeOrgUser: (id) =>
-        set((s) => ({ users: { ...s.users, data: s.users.data.filter((u) => u.id !== id) } })),
 
       resetAll: () => {
         set(initialData());
@@ -143,9 +99,7 @@ export const useAppStore = create<AppState>()(
       version: 1,
       storage: createJSONStorage(() => window.localStorage),
       // Only auth's user and token are kept (spec §3): the rest is refetched.
-      partialize: (s): PersistedShape => ({
-        auth: { user: s.auth.user, csrfToken: s.auth.csrfToken },
-      }),
+      partialize: (s): PersistedShape => ({ auth: persistedAuth(s) }),
       merge: (persisted, current) => {
         const auth = parsePersistedAuth((persisted as Partial<PersistedShape> | undefined)?.auth);
         return { ...current, auth: { ...current.auth, ...auth } };

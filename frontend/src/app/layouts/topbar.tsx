@@ -90,6 +90,8 @@ export function Topbar({ navId, navOpen, onToggleNav }: TopbarProps) {
       <button
         type="button"
         className="btn btn--ghost btn--signout"
+        // On phones only the icon shows; the name stays.
+        aria-label="Sign out"
         onClick={onSignOut}
         disabled={signingOut}
       >

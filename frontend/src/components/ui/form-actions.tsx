@@ -1,20 +1,22 @@
 import { Button } from '@/components/ui/button';
 
-/** The Cancel / submit row at the foot of a modal form. */
-export function CancelSubmitActions({
+/** The row at the foot of a form: the submit button, after Cancel when `onCancel` is given (modals). */
+export function FormActions({
   onCancel,
   busy,
   submitLabel = 'Submit',
 }: {
-  onCancel: () => void;
+  onCancel?: () => void;
   busy: boolean;
   submitLabel?: string;
 }) {
   return (
     <div className="form-actions">
-      <Button variant="secondary" onClick={onCancel}>
-        Cancel
-      </Button>
+      {onCancel ? (
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+      ) : null}
       <Button type="submit" busy={busy}>
         {submitLabel}
       </Button>

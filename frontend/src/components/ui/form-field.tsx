@@ -8,6 +8,7 @@ import {
   type Ref,
   type SelectHTMLAttributes,
 } from 'react';
+import { PASSWORD_HINT } from '@/lib/validation';
 
 interface FieldShellProps {
   id: string;
@@ -94,6 +95,11 @@ export function PasswordField({ label, hint, error, ref, className, ...input }: 
       </div>
     </FieldShell>
   );
+}
+
+/** A password someone chooses: browsers may suggest one, and the rules are shown. */
+export function NewPasswordField({ hint = PASSWORD_HINT, ...props }: TextFieldProps) {
+  return <PasswordField autoComplete="new-password" hint={hint} {...props} />;
 }
 
 interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> {

@@ -1,4 +1,4 @@
-import { NETWORK_ERROR_MESSAGE } from '@/lib/api/problem';
+import { NETWORK_ERROR_MESSAGE } from '@/lib/api/call-api';
 
 /** Every text the All Users page shows for an outcome (spec §5, §8), in one place. */
 export const userMessages = {

@@ -1,19 +1,25 @@
-import { api } from '@/lib/api/client';
-import { NETWORK_ERROR_MESSAGE, asProblem, isNetworkError } from '@/lib/api/problem';
+import { callApi, NETWORK_ERROR_MESSAGE, type ApiFailure } from '@/lib/api/call-api';
 import { PERSIST_RESTORE_TIMEOUT_MS, useAppStore, waitForRestore } from '@/stores/app-store';
 
 export type SignInResult = { ok: true } | { ok: false; message: string };
 
-function signInFailure(status: number, body: unknown): string {
-  const problem = asProblem(body);
-  if (status === 401) return problem?.error || 'Invalid email or password.';
+function signInFailure(failure: ApiFailure): string {
+  if (failure.kind === 'network') return NETWORK_ERROR_MESSAGE;
+  if (failure.kind === 'unexpected') return 'Sign-in failed. Please try again.';
+  const { status, body } = failure;
+  if (status === 401) return body?.error || 'Invalid email or password.';
   if (status === 429) {
-    return problem?.error || 'Too many sign-in attempts. Please wait a minute and try again.';
+    return body?.error || 'Too many sign-in attempts. Please wait a minute and try again.';
   }
-  if (status === 400) return problem?.error || 'Enter your email and password.';
+  if (status === 400) return body?.error || 'Enter your email and password.';
   // 403: e.g. the organisation is suspended; the server says why.
-  if (status === 403) return problem?.error || 'You cannot sign in at the moment.';
+  if (status === 403) return body?.error || 'You cannot sign in at the moment.';
   return 'Signing in failed on our side. Please try again in a moment.';
+}
+
+function signInFailed(message: string): SignInResult {
+  useAppStore.getState().setAuthStatus('failed', message);
+  return { ok: false, message };
 }
 
 /**
@@ -23,32 +29,20 @@ function signInFailure(status: number, body: unknown): string {
  */
 export async function signIn(email: string, password: string): Promise<SignInResult> {
   useAppStore.getState().setAuthStatus('loading');
-  try {
-    const { data, error, response } = await api.POST('/api/auth/login', {
-      body: { email, password },
-    });
-    if (!data) {
-      const message = signInFailure(response.status, error);
-      useAppStore.getState().setAuthStatus('failed', message);
-      return { ok: false, message };
-    }
-    const outcome = await loadSession();
-    if (outcome !== 'ok') {
-      const message = 'You are signed in, but your session could not be loaded. Please try again.';
-      useAppStore.getState().setAuthStatus('failed', message);
-      return { ok: false, message };
-    }
-    return { ok: true };
-  } catch (err) {
-    const message = isNetworkError(err)
-      ? NETWORK_ERROR_MESSAGE
-      : 'Sign-in failed. Please try again.';
-    useAppStore.getState().setAuthStatus('failed', message);
-    return { ok: false, message };
+  const login = await callApi((api) => api.POST('/api/auth/login', { body: { email, password } }));
+  if (!login.ok) return signInFailed(signInFailure(login));
+  if ((await loadSession()) !== 'ok') {
+    return signInFailed(
+      'You are signed in, but your session could not be loaded. Please try again.',
+    );
   }
+  return { ok: true };
 }
 
 export type SessionOutcome = 'ok' | 'signed-out' | 'unreachable';
+
+/** Neither start-up call may keep the app waiting longer than the restore time-out. */
+const restoreTimeout = () => ({ signal: AbortSignal.timeout(PERSIST_RESTORE_TIMEOUT_MS) });
 
 /**
  * Asks the server who is signed in and what they may open, and the user's
@@ -56,37 +50,20 @@ export type SessionOutcome = 'ok' | 'signed-out' | 'unreachable';
  * within the restore time-out counts as unreachable.
  */
 export async function loadSession(): Promise<SessionOutcome> {
-  try {
-    const { data, response } = await api.GET('/api/auth/session', {
-      signal: AbortSignal.timeout(PERSIST_RESTORE_TIMEOUT_MS),
-    });
-    if (!data) {
-      if (response.status === 401) {
-        useAppStore.getState().resetAll();
-        return 'signed-out';
-      }
-      return 'unreachable';
+  const session = await callApi((api) => api.GET('/api/auth/session', restoreTimeout()));
+  if (!session.ok) {
+    if (session.kind === 'status' && session.status === 401) {
+      useAppStore.getState().resetAll();
+      return 'signed-out';
     }
-    const preferences = await loadPreferences();
-    const store = useAppStore.getState();
-    if (preferences) store.preferencesLoaded(preferences);
-    store.sessionLoaded(data);
-    return 'ok';
-  } catch {
     return 'unreachable';
   }
-}
-
-/** Preferences only change the look and the landing page; failing to load them is not fatal. */
-async function loadPreferences() {
-  try {
-    const { data } = await api.GET('/api/me/preferences', {
-      signal: AbortSignal.timeout(PERSIST_RESTORE_TIMEOUT_MS),
-    });
-    return data ?? null;
-  } catch {
-    return null;
-  }
+  // Preferences only change the look and the landing page; failing to load them is not fatal.
+  const preferences = await callApi((api) => api.GET('/api/me/preferences', restoreTimeout()));
+  const store = useAppStore.getState();
+  if (preferences.ok) store.preferencesLoaded(preferences.data);
+  store.sessionLoaded(session.data);
+  return 'ok';
 }
 
 /**
@@ -101,14 +78,10 @@ export async function restoreSession(): Promise<SessionOutcome> {
 
 /**
  * Signs out on the server, then locally: the persisted state is removed and
- * every slice reset, whatever the server answered.
+ * every slice reset, whatever the server answered. (Offline, the server
+ * session expires on its own.)
  */
 export async function signOut(): Promise<void> {
-  try {
-    await api.POST('/api/auth/logout');
-  } catch {
-    // Offline: the server session expires on its own; sign out locally anyway.
-  } finally {
-    useAppStore.getState().resetAll();
-  }
+  await callApi((api) => api.POST('/api/auth/logout'));
+  useAppStore.getState().resetAll();
 }

@@ -1,5 +1,6 @@
 import { ChartSquareIcon } from '@solar-icons/react/linear/chart-square';
 import { Link } from 'react-router';
+import { CardSection } from '@/components/ui/card-section';
 import { PageHeader } from '@/components/ui/page-header';
 import { navigation } from '@/config/navigation';
 import { plannedModules } from '@/config/modules';
@@ -38,19 +39,19 @@ export function DashboardPage() {
             : undefined
         }
       />
-      <section className="card" aria-labelledby="dash-analytics">
-        <h2 className="card__title" id="dash-analytics">
-          <ChartSquareIcon aria-hidden="true" /> {plannedModules.dashboard.title}
-        </h2>
+      <CardSection
+        title={
+          <>
+            <ChartSquareIcon aria-hidden="true" /> {plannedModules.dashboard.title}
+          </>
+        }
+      >
         <p className="muted">
           Not available yet: {plannedModules.dashboard.summary} It arrives in a later release;
           nothing on this page is sample data.
         </p>
-      </section>
-      <section aria-labelledby="dash-shortcuts" className="section">
-        <h2 id="dash-shortcuts" className="card__title">
-          Go to
-        </h2>
+      </CardSection>
+      <CardSection title="Go to" className="section">
         <div className="card-grid">
           {shortcuts.map(({ label, href, icon: Icon }) => (
             <Link key={href} to={href} className="card card--link">
@@ -63,7 +64,7 @@ export function DashboardPage() {
             </Link>
           ))}
         </div>
-      </section>
+      </CardSection>
     </>
   );
 }

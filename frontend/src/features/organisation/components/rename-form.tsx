@@ -3,8 +3,7 @@ import { toast } from 'react-toastify';
 import { ErrorAlert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/form-field';
-import type { Organisation } from '../api/organisation-api';
-import { renameOrganisation } from '../api/rename-organisation';
+import { renameOrganisation, type Organisation } from '../api/organisation-api';
 
 /** Changes the organisation's display name (its tenant id stays). */
 export function RenameForm({
@@ -30,7 +29,7 @@ export function RenameForm({
     const result = await renameOrganisation(name.trim());
     setBusy(false);
     if (result.ok) {
-      onRenamed(result.organisation);
+      onRenamed(result.data);
       toast.success('Organisation name saved');
     } else {
       setError(result.message);

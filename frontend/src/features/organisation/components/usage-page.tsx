@@ -1,75 +1,58 @@
-import { ErrorAlert } from '@/components/ui/alert';
+import { ApiResultView } from '@/components/ui/api-result-view';
+import { DataTable, type Column } from '@/components/ui/data-table';
 import { PageHeader } from '@/components/ui/page-header';
-import { LoadingBlock } from '@/components/ui/spinner';
 import { formatNumber } from '@/lib/format';
-import { useOrganisation } from '../api/organisation-api';
+import { useOrganisation, type UsageRow } from '../api/organisation-api';
 import { UsageMeter } from './usage-meter';
+
+/** The contract types `limit` as a number; an organisation without one may still send null. */
+const limited = (row: UsageRow) => typeof row.limit === 'number';
+
+const USAGE_COLUMNS: readonly Column<UsageRow>[] = [
+  { header: 'Resource', cell: (row) => row.label },
+  { header: 'Used', className: 'num', cell: (row) => formatNumber(row.used) },
+  {
+    header: 'Limit',
+    className: 'num',
+    cell: (row) => (limited(row) ? formatNumber(row.limit) : 'No limit'),
+  },
+  {
+    header: 'Left',
+    className: 'num',
+    cell: (row) => (limited(row) ? formatNumber(Math.max(0, row.limit - row.used)) : '—'),
+  },
+  {
+    header: 'Share used',
+    hideHeader: true,
+    className: 'share',
+    cell: (row) => <UsageMeter used={row.used} limit={row.limit} label={`${row.label} used`} />,
+  },
+];
 
 /** `/ui/table`: the organisation's usage against its limits, as a table. */
 export function UsagePage() {
-  const org = useOrganisation();
+  const { result, reload } = useOrganisation();
   return (
     <>
       <PageHeader
         title="Usage"
         description={
-          org.status === 'succeeded'
-            ? `What ${org.organisation.name} uses of its plan.`
+          result?.ok
+            ? `What ${result.data.name} uses of its plan.`
             : 'What your organisation uses of its plan.'
         }
       />
-      {org.status === 'loading' ? <LoadingBlock /> : null}
-      {org.status === 'failed' ? <ErrorAlert onRetry={org.reload}>{org.message}</ErrorAlert> : null}
-      {org.status === 'succeeded' ? (
-        <div className="table-wrap">
-          <table className="table" aria-label="Usage">
-            <thead>
-              <tr>
-                <th scope="col">Resource</th>
-                <th scope="col" className="num">
-                  Used
-                </th>
-                <th scope="col" className="num">
-                  Limit
-                </th>
-                <th scope="col" className="num hide-sm">
-                  Left
-                </th>
-                <th scope="col" className="hide-sm">
-                  <span className="visually-hidden">Share used</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {org.organisation.usage.length === 0 ? (
-                <tr>
-                  <td colSpan={5} className="muted">
-                    Nothing is metered for your organisation yet.
-                  </td>
-                </tr>
-              ) : null}
-              {org.organisation.usage.map((row) => {
-                const limited = typeof row.limit === 'number';
-                return (
-                  <tr key={row.key}>
-                    <td>{row.label}</td>
-                    <td className="num">{formatNumber(row.used)}</td>
-                    <td className="num">
-                      {limited ? formatNumber(row.limit as number) : 'No limit'}
-                    </td>
-                    <td className="num hide-sm">
-                      {limited ? formatNumber(Math.max(0, (row.limit as number) - row.used)) : '—'}
-                    </td>
-                    <td className="hide-sm" style={{ width: '22%' }}>
-                      <UsageMeter used={row.used} limit={row.limit} label={`${row.label} used`} />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <ApiResultView result={result} onRetry={reload}>
+        {(organisation) => (
+          <DataTable
+            label="Usage"
+            columns={USAGE_COLUMNS}
+            rows={organisation.usage}
+            rowKey={(row) => row.key}
+            empty="Nothing is metered for your organisation yet."
+          />
+        )}
+      </ApiResultView>
     </>
   );
 }

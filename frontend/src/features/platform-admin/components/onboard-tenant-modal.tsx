@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { ErrorAlert } from '@/components/ui/alert';
-import { CancelSubmitActions } from '@/components/ui/form-actions';
-import { PasswordField, SelectField, TextField } from '@/components/ui/form-field';
+import { FormActions } from '@/components/ui/form-actions';
+import { NewPasswordField, SelectField, TextField } from '@/components/ui/form-field';
 import { Modal } from '@/components/ui/modal';
+import { useForm, type FieldErrors } from '@/hooks/use-form';
 import { EMAIL_PATTERN, PASSWORD_HINT, passwordLengthOk } from '@/lib/validation';
 import { createTenant, type NewTenant, type Tenant } from '../api/tenants-api';
 
@@ -15,9 +15,31 @@ const KINDS: readonly { value: Kind; label: string }[] = [
   { value: 'client', label: 'Client' },
 ];
 
-type Errors = Partial<
-  Record<'clientId' | 'name' | 'userLimit' | 'adminName' | 'adminEmail' | 'adminPassword', string>
->;
+type OnboardValues = {
+  clientId: string;
+  name: string;
+  kind: Kind;
+  userLimit: string;
+  adminName: string;
+  adminEmail: string;
+  adminPassword: string;
+};
+
+function validate(v: OnboardValues): FieldErrors<OnboardValues> {
+  const found: FieldErrors<OnboardValues> = {};
+  const limit = Number(v.userLimit);
+  if (!TENANT_ID.test(v.clientId.trim())) {
+    found.clientId = 'Start with a letter; use 2 to 40 letters, digits, - or _.';
+  }
+  if (!v.name.trim()) found.name = 'Enter the organisation’s name.';
+  if (!Number.isInteger(limit) || limit < 1) found.userLimit = 'Enter a whole number of 1 or more.';
+  if (!v.adminName.trim()) found.adminName = 'Enter the first admin’s name.';
+  if (!EMAIL_PATTERN.test(v.adminEmail.trim())) found.adminEmail = 'Enter a valid email address.';
+  if (!passwordLengthOk(v.adminPassword)) {
+    found.adminPassword = `Use ${PASSWORD_HINT}`;
+  }
+  return found;
+}
 
 function OnboardForm({
   onDone,
@@ -26,114 +48,65 @@ function OnboardForm({
   onDone: () => void;
   onCreated: (t: Tenant) => void;
 }) {
-  const [clientId, setClientId] = useState('');
-  const [name, setName] = useState('');
-  const [kind, setKind] = useState<Kind>('brand');
-  const [userLimit, setUserLimit] = useState('10');
-  const [adminName, setAdminName] = useState('');
-  const [adminEmail, setAdminEmail] = useState('');
-  const [adminPassword, setAdminPassword] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useForm<OnboardValues>({
+    clientId: '',
+    name: '',
+    kind: 'brand',
+    userLimit: '10',
+    adminName: '',
+    adminEmail: '',
+    adminPassword: '',
+  });
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const found: Errors = {};
-    const limit = Number(userLimit);
-    if (!TENANT_ID.test(clientId.trim())) {
-      found.clientId = 'Start with a letter; use 2 to 40 letters, digits, - or _.';
-    }
-    if (!name.trim()) found.name = 'Enter the organisation’s name.';
-    if (!Number.isInteger(limit) || limit < 1)
-      found.userLimit = 'Enter a whole number of 1 or more.';
-    if (!adminName.trim()) found.adminName = 'Enter the first admin’s name.';
-    if (!EMAIL_PATTERN.test(adminEmail.trim())) found.adminEmail = 'Enter a valid email address.';
-    if (!passwordLengthOk(adminPassword)) {
-      found.adminPassword = `Use ${PASSWORD_HINT}`;
-    }
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-
-    setBusy(true);
-    setServerError(null);
+  const onSubmit = form.onSubmit(validate, async (v) => {
     const result = await createTenant({
-      clientId: clientId.trim(),
-      name: name.trim(),
-      kind,
-      userLimit: limit,
-      admin: { name: adminName.trim(), email: adminEmail.trim(), password: adminPassword },
+      clientId: v.clientId.trim(),
+      name: v.name.trim(),
+      kind: v.kind,
+      userLimit: Number(v.userLimit),
+      admin: { name: v.adminName.trim(), email: v.adminEmail.trim(), password: v.adminPassword },
     });
-    setBusy(false);
-    if (result.ok) {
-      toast.success(`${result.data.name} is ready; its admin can sign in now.`);
-      onCreated(result.data);
-      onDone();
-    } else {
-      setServerError(result.message);
-    }
-  }
+    if (!result.ok) return result.message;
+    toast.success(`${result.data.name} is ready; its admin can sign in now.`);
+    onCreated(result.data);
+    onDone();
+    return null;
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Onboard a tenant">
-      {serverError ? <ErrorAlert>{serverError}</ErrorAlert> : null}
+      {form.serverError ? <ErrorAlert>{form.serverError}</ErrorAlert> : null}
       <div className="form-grid">
         <TextField
           label="Tenant id"
-          value={clientId}
-          onChange={(e) => setClientId(e.target.value)}
-          error={errors.clientId ?? null}
+          {...form.field('clientId')}
           hint="Permanent; used in the organisation’s URLs."
           autoComplete="off"
         />
-        <TextField
-          label="Organisation name"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          error={errors.name ?? null}
-          autoComplete="off"
-        />
-        <SelectField
-          label="Kind"
-          value={kind}
-          onChange={(e) => setKind(e.target.value as Kind)}
-          options={KINDS}
-        />
+        <TextField label="Organisation name" {...form.field('name')} autoComplete="off" />
+        <SelectField label="Kind" {...form.field('kind')} options={KINDS} />
         <TextField
           label="User limit"
           type="number"
           min={1}
           inputMode="numeric"
-          value={userLimit}
-          onChange={(e) => setUserLimit(e.target.value)}
-          error={errors.userLimit ?? null}
+          {...form.field('userLimit')}
         />
       </div>
       <h3 className="card__title">First admin</h3>
-      <TextField
-        label="Admin name"
-        value={adminName}
-        onChange={(e) => setAdminName(e.target.value)}
-        error={errors.adminName ?? null}
-        autoComplete="off"
-      />
+      <TextField label="Admin name" {...form.field('adminName')} autoComplete="off" />
       <TextField
         label="Admin email"
         type="email"
-        value={adminEmail}
-        onChange={(e) => setAdminEmail(e.target.value)}
-        error={errors.adminEmail ?? null}
+        {...form.field('adminEmail')}
         autoComplete="off"
       />
-      <PasswordField
+      <NewPasswordField
         label="Admin password"
-        value={adminPassword}
-        onChange={(e) => setAdminPassword(e.target.value)}
-        error={errors.adminPassword ?? null}
+        {...form.field('adminPassword')}
         hint={`${PASSWORD_HINT} Share it with the admin privately.`}
-        autoComplete="new-password"
       />
-      <CancelSubmitActions onCancel={onDone} busy={busy} submitLabel="Create tenant" />
+      <FormActions onCancel={onDone} busy={form.busy} submitLabel="Create tenant" />
     </form>
   );
 }

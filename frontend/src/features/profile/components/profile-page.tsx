@@ -1,130 +1,90 @@
-import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { ErrorAlert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { PasswordField } from '@/components/ui/form-field';
+import { ApiResultView } from '@/components/ui/api-result-view';
+import { CardSection } from '@/components/ui/card-section';
+import { FormActions } from '@/components/ui/form-actions';
+import { NewPasswordField, PasswordField } from '@/components/ui/form-field';
 import { PageHeader } from '@/components/ui/page-header';
-import { LoadingBlock } from '@/components/ui/spinner';
+import { useApiResult } from '@/hooks/use-api-result';
+import { useForm, type FieldErrors } from '@/hooks/use-form';
 import { formatDate, roleLabel } from '@/lib/format';
 import { PASSWORD_HINT, passwordLengthOk } from '@/lib/validation';
 import { useAppStore } from '@/stores/app-store';
-import { changeOwnPassword, fetchMe, type Loaded, type Me } from '../api/profile-api';
+import { changeOwnPassword, fetchMe } from '../api/profile-api';
+
+type PasswordForm = { current: string; next: string; confirm: string };
+
+function validate({ current, next, confirm }: PasswordForm): FieldErrors<PasswordForm> {
+  const found: FieldErrors<PasswordForm> = {};
+  if (!current) found.current = 'Enter your current password.';
+  if (!passwordLengthOk(next)) found.next = `Use ${PASSWORD_HINT}`;
+  if (confirm !== next) found.confirm = 'The two new passwords do not match.';
+  return found;
+}
 
 function ChangePasswordForm({ email }: { email: string }) {
-  const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<{ current?: string; next?: string; confirm?: string }>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useForm<PasswordForm>({ current: '', next: '', confirm: '' });
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const found: typeof errors = {};
-    if (!current) found.current = 'Enter your current password.';
-    if (!passwordLengthOk(next)) {
-      found.next = `Use ${PASSWORD_HINT}`;
-    }
-    if (confirm !== next) found.confirm = 'The two new passwords do not match.';
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    setServerError(null);
+  const onSubmit = form.onSubmit(validate, async ({ current, next }) => {
     const result = await changeOwnPassword(current, next);
-    setBusy(false);
-    if (result.ok) {
-      setCurrent('');
-      setNext('');
-      setConfirm('');
-      toast.success('Your password has been changed.');
-    } else {
-      setServerError(result.message);
-    }
-  }
+    if (!result.ok) return result.message;
+    form.reset();
+    toast.success('Your password has been changed.');
+    return null;
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Change password">
       {/* Tells password managers whose password this is. */}
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      {serverError ? <ErrorAlert>{serverError}</ErrorAlert> : null}
+      {form.serverError ? <ErrorAlert>{form.serverError}</ErrorAlert> : null}
       <PasswordField
         label="Current password"
         autoComplete="current-password"
-        value={current}
-        onChange={(e) => setCurrent(e.target.value)}
-        error={errors.current ?? null}
+        {...form.field('current')}
       />
       <div className="form-grid">
-        <PasswordField
-          label="New password"
-          autoComplete="new-password"
-          value={next}
-          onChange={(e) => setNext(e.target.value)}
-          error={errors.next ?? null}
-          hint={PASSWORD_HINT}
-        />
+        <NewPasswordField label="New password" {...form.field('next')} />
         <PasswordField
           label="Repeat new password"
           autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-          error={errors.confirm ?? null}
+          {...form.field('confirm')}
         />
       </div>
-      <div className="form-actions">
-        <Button type="submit" busy={busy}>
-          Change password
-        </Button>
-      </div>
+      <FormActions busy={form.busy} submitLabel="Change password" />
     </form>
   );
 }
 
 /** `/profile`: who I am, and my own password. */
 export function ProfilePage() {
-  const [me, setMe] = useState<Loaded<Me> | null>(null);
+  const { result: me } = useApiResult(fetchMe);
   const email = useAppStore((s) => s.auth.user?.email ?? '');
-
-  useEffect(() => {
-    let active = true;
-    void fetchMe().then((result) => {
-      if (active) setMe(result);
-    });
-    return () => {
-      active = false;
-    };
-  }, []);
 
   return (
     <>
       <PageHeader title="Profile" description="Your account and how you sign in." />
-      <section className="card" aria-labelledby="profile-details">
-        <h2 className="card__title" id="profile-details">
-          Your details
-        </h2>
-        {me === null ? <LoadingBlock /> : null}
-        {me && !me.ok ? <ErrorAlert>{me.message}</ErrorAlert> : null}
-        {me?.ok ? (
-          <dl className="dl">
-            <dt>Name</dt>
-            <dd>{me.data.name}</dd>
-            <dt>Email</dt>
-            <dd>{me.data.email}</dd>
-            <dt>Role</dt>
-            <dd>{roleLabel(me.data.role)}</dd>
-            <dt>Organisation</dt>
-            <dd>{me.data.organisationName ?? 'brandops platform'}</dd>
-            <dt>Member since</dt>
-            <dd>{formatDate(me.data.createdAt)}</dd>
-          </dl>
-        ) : null}
-      </section>
-      <section className="card" aria-labelledby="profile-password">
-        <h2 className="card__title" id="profile-password">
-          Change password
-        </h2>
+      <CardSection title="Your details">
+        <ApiResultView result={me}>
+          {(data) => (
+            <dl className="dl">
+              <dt>Name</dt>
+              <dd>{data.name}</dd>
+              <dt>Email</dt>
+              <dd>{data.email}</dd>
+              <dt>Role</dt>
+              <dd>{roleLabel(data.role)}</dd>
+              <dt>Organisation</dt>
+              <dd>{data.organisationName ?? 'brandops platform'}</dd>
+              <dt>Member since</dt>
+              <dd>{formatDate(data.createdAt)}</dd>
+            </dl>
+          )}
+        </ApiResultView>
+      </CardSection>
+      <CardSection title="Change password">
         <ChangePasswordForm email={email} />
-      </section>
+      </CardSection>
     </>
   );
 }

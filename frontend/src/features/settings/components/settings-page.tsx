@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
-import { Button } from '@/components/ui/button';
+import { FormActions } from '@/components/ui/form-actions';
 import { SelectField } from '@/components/ui/form-field';
 import { PageHeader } from '@/components/ui/page-header';
 import { navigation } from '@/config/navigation';
@@ -78,11 +78,7 @@ export function SettingsPage() {
           onChange={(e) => setLandingPage(e.target.value)}
           options={landingOptions}
         />
-        <div className="form-actions">
-          <Button type="submit" busy={busy}>
-            Save settings
-          </Button>
-        </div>
+        <FormActions busy={busy} submitLabel="Save settings" />
       </form>
     </>
   );

@@ -1,11 +1,11 @@
-import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { ErrorAlert } from '@/components/ui/alert';
-import { CancelSubmitActions } from '@/components/ui/form-actions';
-import { PasswordField, SelectField, TextField } from '@/components/ui/form-field';
+import { FormActions } from '@/components/ui/form-actions';
+import { NewPasswordField, SelectField, TextField } from '@/components/ui/form-field';
 import { Modal } from '@/components/ui/modal';
+import { useForm, type FieldErrors } from '@/hooks/use-form';
 import { addOrgUser, addUserMessage, type NewUserRole } from '../api/users-api';
-import { EMAIL_PATTERN, PASSWORD_HINT, PASSWORD_MAX, PASSWORD_MIN } from '@/lib/validation';
+import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN } from '@/lib/validation';
 import { userMessages } from '../messages';
 
 /** New users can only be workers or managers; worker is the default (spec §5, §9). */
@@ -14,14 +14,10 @@ const ROLE_OPTIONS: readonly { value: NewUserRole; label: string }[] = [
   { value: 'manager', label: 'Manager' },
 ];
 
-interface FieldErrors {
-  name?: string;
-  email?: string;
-  password?: string;
-}
+type NewUserForm = { name: string; role: NewUserRole; email: string; password: string };
 
-function validate(name: string, email: string, password: string): FieldErrors {
-  const errors: FieldErrors = {};
+function validate({ name, email, password }: NewUserForm): FieldErrors<NewUserForm> {
+  const errors: FieldErrors<NewUserForm> = {};
   if (!name.trim()) errors.name = 'Enter a name.';
   if (!email.trim()) errors.email = 'Enter an email address.';
   else if (!EMAIL_PATTERN.test(email.trim())) errors.email = userMessages.invalidEmail;
@@ -35,75 +31,43 @@ function validate(name: string, email: string, password: string): FieldErrors {
 
 /** The form inside 'Add New User'; mounted fresh each time the modal opens. */
 function AddUserForm({ onDone }: { onDone: () => void }) {
-  const [name, setName] = useState('');
-  const [role, setRole] = useState<NewUserRole>('worker');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [serverDetail, setServerDetail] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useForm<NewUserForm>({ name: '', role: 'worker', email: '', password: '' });
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const found = validate(name, email, password);
-    setErrors(found);
-    if (found.email === userMessages.invalidEmail) toast.error(userMessages.invalidEmail);
-    if (found.name || found.email || found.password) return;
-
-    setBusy(true);
-    setServerDetail(null);
-    const outcome = await addOrgUser({ name: name.trim(), email: email.trim(), password, role });
-    setBusy(false);
-    if (outcome.kind === 'added') {
-      toast.success(addUserMessage(outcome));
-      onDone();
-      return;
-    }
-    toast.error(addUserMessage(outcome));
-    if (outcome.kind === 'failed' && outcome.detail) setServerDetail(outcome.detail);
-  }
+  const onSubmit = form.onSubmit(
+    (values) => {
+      const errors = validate(values);
+      if (errors.email === userMessages.invalidEmail) toast.error(userMessages.invalidEmail);
+      return errors;
+    },
+    async ({ name, role, email, password }) => {
+      const outcome = await addOrgUser({ name: name.trim(), email: email.trim(), password, role });
+      if (outcome.kind === 'added') {
+        toast.success(addUserMessage(outcome));
+        onDone();
+        return null;
+      }
+      toast.error(addUserMessage(outcome));
+      // The spec's toast does not say what to fix; the server's own reason does.
+      return outcome.kind === 'failed' ? outcome.detail : null;
+    },
+  );
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Add New User">
-      {serverDetail ? <ErrorAlert>{serverDetail}</ErrorAlert> : null}
-      <TextField
-        label="Name"
-        name="name"
-        autoComplete="off"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        error={errors.name ?? null}
-        required
-      />
-      <SelectField
-        label="Role"
-        name="role"
-        value={role}
-        onChange={(e) => setRole(e.target.value as NewUserRole)}
-        options={ROLE_OPTIONS}
-      />
+      {form.serverError ? <ErrorAlert>{form.serverError}</ErrorAlert> : null}
+      <TextField label="Name" name="name" autoComplete="off" {...form.field('name')} required />
+      <SelectField label="Role" name="role" {...form.field('role')} options={ROLE_OPTIONS} />
       <TextField
         label="Email"
         name="email"
         type="email"
         autoComplete="off"
         inputMode="email"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        error={errors.email ?? null}
+        {...form.field('email')}
         required
       />
-      <PasswordField
-        label="Password"
-        name="password"
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        error={errors.password ?? null}
-        hint={PASSWORD_HINT}
-        required
-      />
-      <CancelSubmitActions onCancel={onDone} busy={busy} />
+      <NewPasswordField label="Password" name="password" {...form.field('password')} required />
+      <FormActions onCancel={onDone} busy={form.busy} />
     </form>
   );
 }

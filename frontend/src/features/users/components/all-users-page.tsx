@@ -7,6 +7,8 @@ import { toast } from 'react-toastify';
 import { ErrorAlert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { DataTable, type Column } from '@/components/ui/data-table';
+import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { LoadingBlock } from '@/components/ui/spinner';
 import type { OrgUser } from '@/lib/api/types';
@@ -16,6 +18,19 @@ import { loadOrgUsers, removeOrgUser } from '../api/users-api';
 import { userMessages } from '../messages';
 import { AddUserModal } from './add-user-modal';
 import { UpdatePasswordModal } from './update-password-modal';
+
+const USER_COLUMNS: readonly Column<OrgUser>[] = [
+  { header: 'Name', cell: (user) => user.name },
+  { header: 'Email', cell: (user) => user.email },
+  {
+    header: 'Role',
+    cell: (user) => (
+      <span className={`badge ${user.role === 'admin' ? 'badge--primary' : ''}`}>
+        {roleLabel(user.role)}
+      </span>
+    ),
+  },
+];
 
 /** `/manage_org`: the organisation's users (spec §2, §5, §8). */
 export function AllUsersPage() {
@@ -61,60 +76,40 @@ export function AllUsersPage() {
       ) : null}
 
       {users.status === 'succeeded' && users.data.length === 0 ? (
-        <div className="card empty">
-          <UsersGroupRoundedIcon />
-          <p>No other users yet. Add the people who work with you.</p>
-        </div>
+        <EmptyState icon={<UsersGroupRoundedIcon />}>
+          No other users yet. Add the people who work with you.
+        </EmptyState>
       ) : null}
 
       {users.data.length > 0 ? (
-        <div className="table-wrap">
-          <table className="table" aria-label="Users">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col" className="actions">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.map((user) => (
-                <tr key={user.id}>
-                  <td>{user.name}</td>
-                  <td>{user.email}</td>
-                  <td>
-                    <span className={`badge ${user.role === 'admin' ? 'badge--primary' : ''}`}>
-                      {roleLabel(user.role)}
-                    </span>
-                  </td>
-                  <td className="actions">
-                    <button
-                      type="button"
-                      className="icon-btn"
-                      title="Update Password"
-                      aria-label={`Update Password for ${user.name}`}
-                      onClick={() => setPasswordFor(user.email)}
-                    >
-                      <PenIcon />
-                    </button>
-                    <button
-                      type="button"
-                      className="icon-btn icon-btn--danger"
-                      title="Delete User"
-                      aria-label={`Delete User ${user.name}`}
-                      onClick={() => setDeleting(user)}
-                    >
-                      <TrashBinTrashIcon />
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Users"
+          columns={USER_COLUMNS}
+          rows={users.data}
+          rowKey={(user) => user.id}
+          actions={(user) => (
+            <>
+              <button
+                type="button"
+                className="icon-btn"
+                title="Update Password"
+                aria-label={`Update Password for ${user.name}`}
+                onClick={() => setPasswordFor(user.email)}
+              >
+                <PenIcon />
+              </button>
+              <button
+                type="button"
+                className="icon-btn icon-btn--danger"
+                title="Delete User"
+                aria-label={`Delete User ${user.name}`}
+                onClick={() => setDeleting(user)}
+              >
+                <TrashBinTrashIcon />
+              </button>
+            </>
+          )}
+        />
       ) : null}
 
       <AddUserModal open={adding} onClose={() => setAdding(false)} />

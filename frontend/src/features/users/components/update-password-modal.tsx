@@ -1,58 +1,47 @@
-import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
-import { CancelSubmitActions } from '@/components/ui/form-actions';
-import { PasswordField } from '@/components/ui/form-field';
+import { FormActions } from '@/components/ui/form-actions';
+import { NewPasswordField } from '@/components/ui/form-field';
 import { Modal } from '@/components/ui/modal';
+import { useForm, type FieldErrors } from '@/hooks/use-form';
 import { resetOrgUserPassword } from '../api/users-api';
 import { PASSWORD_HINT, passwordLengthOk } from '@/lib/validation';
 import { userMessages } from '../messages';
 
+function validate({ password }: { password: string }): FieldErrors<{ password: string }> {
+  if (!password) return { password: 'Enter a new password.' };
+  if (!passwordLengthOk(password)) return { password: `Use ${PASSWORD_HINT}` };
+  return {};
+}
+
 /** The form inside 'Update Password'; mounted fresh, so the input is empty on every open. */
 function UpdatePasswordForm({ email, onDone }: { email: string; onDone: () => void }) {
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useForm({ password: '' }, { clearErrorOnChange: true });
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    // Nothing is sent without an email and a new password (spec §5).
-    if (!email || !password) {
-      setError('Enter a new password.');
-      return;
-    }
-    if (!passwordLengthOk(password)) {
-      setError(`Use ${PASSWORD_HINT}`);
-      return;
-    }
-    setBusy(true);
-    const ok = await resetOrgUserPassword(email, password);
-    setBusy(false);
-    if (ok) {
-      toast.success(userMessages.passwordUpdated);
-      onDone();
-    } else {
-      toast.error(userMessages.passwordFailed);
-    }
-  }
+  // Nothing is sent without an email and a new password (spec §5).
+  const onSubmit = form.onSubmit(
+    (values) => (email ? validate(values) : { password: 'Enter a new password.' }),
+    async ({ password }) => {
+      if (await resetOrgUserPassword(email, password)) {
+        toast.success(userMessages.passwordUpdated);
+        onDone();
+      } else {
+        toast.error(userMessages.passwordFailed);
+      }
+      return null;
+    },
+  );
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Update Password">
       {/* Tells password managers whose password this is. */}
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      <PasswordField
+      <NewPasswordField
         label="New Password"
         name="new_password"
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => {
-          setPassword(e.target.value);
-          setError(null);
-        }}
-        error={error}
-        hint={PASSWORD_HINT}
+        {...form.field('password')}
         required
       />
-      <CancelSubmitActions onCancel={onDone} busy={busy} />
+      <FormActions onCancel={onDone} busy={form.busy} />
     </form>
   );
 }

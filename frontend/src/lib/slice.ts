@@ -1,3 +1,9 @@
+/**
+ * What every slice of the store is built from. A feature defines its slice in
+ * `src/features/<name>/store/` with these; `src/stores/app-store.ts` composes
+ * the slices into the one store.
+ */
+
 /** Every data slice moves through these (spec §4). */
 export type RequestStatus = 'idle' | 'loading' | 'succeeded' | 'failed';
 
@@ -34,3 +40,9 @@ export function requestSucceeded<S extends RequestState<unknown>>(slice: S, data
 export function requestFailed<S extends RequestState<unknown>>(slice: S, error: string): S {
   return { ...slice, status: 'failed', error };
 }
+
+/**
+ * The store's `set`, as a slice sees it: it reads and changes only its own
+ * keys. The composed store's `set` fits this type for every slice it holds.
+ */
+export type SetSlice<S> = (update: (state: S) => Partial<S>) => void;
