@@ -21,7 +21,8 @@
 #      time do not meet)
 #
 # Env (all optional):
-#   BRANDOPS_BIN   the server binary (default backend/target/debug/brandops)
+#   BRANDOPS_BIN   the server binary (default backend/target/debug/brandops, or
+#                  $CARGO_TARGET_DIR/debug/brandops when that is set)
 #   FRONTEND_DIR   the built web app the server serves (default frontend/dist)
 #   TENANTS_DIR    access policy and demo tenants (default tenants)
 #   CHROMIUM_PATH  the browser (default /usr/bin/chromium; scripts/deps.sh --browser installs it)
@@ -30,7 +31,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
-BIN="${BRANDOPS_BIN:-$ROOT/backend/target/debug/brandops}"
+BIN="${BRANDOPS_BIN:-${CARGO_TARGET_DIR:-$ROOT/backend/target}/debug/brandops}"
 CLUSTER="$ROOT/.data/pg-test"
 export FRONTEND_DIR="${FRONTEND_DIR:-$ROOT/frontend/dist}"
 export TENANTS_DIR="${TENANTS_DIR:-$ROOT/tenants}"

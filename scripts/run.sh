@@ -46,7 +46,7 @@ export LOG_FORMAT="${LOG_FORMAT:-pretty}"
 export FRONTEND_DIR="${FRONTEND_DIR:-$ROOT/frontend/dist}"
 export TENANTS_DIR="${TENANTS_DIR:-$ROOT/tenants}"
 
-bin="$ROOT/backend/target/release/brandops"
+bin="${CARGO_TARGET_DIR:-$ROOT/backend/target}/release/brandops"
 note "run: $bin setup"
 "$bin" setup
 note "run: serving on http://127.0.0.1:$PORT"
