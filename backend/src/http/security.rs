@@ -45,18 +45,21 @@ pub struct TenantCaller {
 /// Declares a security scheme over the session cookie whose checker gives
 /// the handler `$caller`. Every such scheme is the one `SessionAuth` of the
 /// contract: the same cookie, the same description.
+// rustfmt re-indents attributes inside macro_rules on every run; this one
+// is laid out by hand.
+#[rustfmt::skip]
 macro_rules! session_scheme {
     ($name:ident($caller:ty) checked by $checker:literal) => {
         /// Signed in through the session cookie, and allowed by the policy to call
         /// this operation.
         #[derive(SecurityScheme)]
         #[oai(
-                            rename = "SessionAuth",
-                            ty = "api_key",
-                            key_name = "brandops_session",
-                            key_in = "cookie",
-                            checker = $checker
-                        )]
+            rename = "SessionAuth",
+            ty = "api_key",
+            key_name = "brandops_session",
+            key_in = "cookie",
+            checker = $checker
+        )]
         pub struct $name(pub $caller);
 
         impl std::ops::Deref for $name {
