@@ -16,6 +16,7 @@ use crate::http::error::ApiError;
 use crate::http::security::{SignedIn, authorize_public};
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
+use crate::json_response;
 
 #[derive(Default)]
 pub struct AuthApi;
@@ -60,12 +61,10 @@ pub struct SessionResponse {
     pub allowed_paths: Vec<String>,
 }
 
-#[derive(ApiResponse)]
-pub enum LoginOk {
+json_response!(
     /// Signed in; the session cookie is set.
-    #[oai(status = 200)]
-    Ok(Json<LoginResponse>),
-}
+    LoginOk { 200 => Ok(LoginResponse) }
+);
 
 error_responses!(LoginError {
     BadRequest = 400,
@@ -74,16 +73,9 @@ error_responses!(LoginError {
     TooManyRequests = 429,
 });
 
-#[derive(ApiResponse)]
-pub enum SessionOk {
-    #[oai(status = 200)]
-    Ok(Json<SessionResponse>),
-}
+json_response!(SessionOk { 200 => Ok(SessionResponse) });
 
-error_responses!(SessionError {
-    Unauthorized = 401,
-    Forbidden = 403,
-});
+error_responses!(SessionError { Unauthorized = 401, Forbidden = 403 });
 
 #[derive(ApiResponse)]
 pub enum LogoutOk {
@@ -92,10 +84,7 @@ pub enum LogoutOk {
     NoContent,
 }
 
-error_responses!(LogoutError {
-    Unauthorized = 401,
-    Forbidden = 403,
-});
+error_responses!(LogoutError { Unauthorized = 401, Forbidden = 403 });
 
 const INVALID_CREDENTIALS: &str = "Invalid email or password.";
 

@@ -196,3 +196,27 @@ macro_rules! error_responses {
         }
     };
 }
+
+/// Declares an operation's success response when it is one JSON body with
+/// one status; a doc comment becomes the response's description:
+///
+/// ```ignore
+/// json_response!(OrganisationOk { 200 => Ok(Organisation) });
+/// json_response!(
+///     /// Created, with its first admin.
+///     TenantCreated { 201 => Created(Tenant) }
+/// );
+/// ```
+/// Answers with more than one success status, or none with a body, are
+/// written out as a `#[derive(ApiResponse)]` enum.
+#[macro_export]
+macro_rules! json_response {
+    ($(#[$doc:meta])* $name:ident { $status:literal => $variant:ident($body:ty) }) => {
+        #[derive(poem_openapi::ApiResponse)]
+        pub enum $name {
+            $(#[$doc])*
+            #[oai(status = $status)]
+            $variant(poem_openapi::payload::Json<$body>),
+        }
+    };
+}

@@ -4,13 +4,14 @@
 use poem::Request;
 use poem::web::Data;
 use poem_openapi::payload::Json;
-use poem_openapi::{ApiResponse, Object, OpenApi};
+use poem_openapi::{Object, OpenApi};
 
 use crate::error_responses;
 use crate::http::error::ApiError;
 use crate::http::security::authorize_public;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
+use crate::json_response;
 
 #[derive(Default)]
 pub struct HealthApi;
@@ -20,11 +21,7 @@ pub struct Status {
     pub status: String,
 }
 
-#[derive(ApiResponse)]
-pub enum StatusOk {
-    #[oai(status = 200)]
-    Ok(Json<Status>),
-}
+json_response!(StatusOk { 200 => Ok(Status) });
 error_responses!(HealthError { Forbidden = 403 });
 error_responses!(ReadyError { Forbidden = 403, Unavailable = 503 });
 

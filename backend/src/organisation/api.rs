@@ -3,7 +3,7 @@
 
 use poem::web::Data;
 use poem_openapi::payload::Json;
-use poem_openapi::{ApiResponse, Object, OpenApi};
+use poem_openapi::{Object, OpenApi};
 
 use super::store;
 use crate::audit;
@@ -12,6 +12,7 @@ use crate::http::error::ApiError;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
+use crate::json_response;
 use crate::tenants::{MODULES, OrganisationName, TenantKind};
 
 #[derive(Default)]
@@ -55,11 +56,7 @@ pub struct OrganisationUpdate {
     pub name: String,
 }
 
-#[derive(ApiResponse)]
-pub enum OrganisationOk {
-    #[oai(status = 200)]
-    Ok(Json<Organisation>),
-}
+json_response!(OrganisationOk { 200 => Ok(Organisation) });
 error_responses!(OrganisationError { BadRequest = 400, Unauthorized = 401, Forbidden = 403 });
 
 impl OrganisationApi {

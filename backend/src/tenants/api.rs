@@ -4,7 +4,7 @@
 use poem::web::Data;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
-use poem_openapi::{ApiResponse, Object, OpenApi};
+use poem_openapi::{Object, OpenApi};
 
 use super::{FirstAccount, Onboarding, Tenant, TenantKind, onboard, set_suspended, store};
 use crate::accounts::Role;
@@ -13,6 +13,7 @@ use crate::http::error::ApiError;
 use crate::http::security::SignedIn;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
+use crate::json_response;
 
 #[derive(Default)]
 pub struct TenantsApi;
@@ -38,19 +39,13 @@ pub struct NewTenant {
     pub admin: FirstAdmin,
 }
 
-#[derive(ApiResponse)]
-pub enum TenantListOk {
-    #[oai(status = 200)]
-    Ok(Json<Vec<Tenant>>),
-}
+json_response!(TenantListOk { 200 => Ok(Vec<Tenant>) });
 error_responses!(TenantListError { Unauthorized = 401, Forbidden = 403 });
 
-#[derive(ApiResponse)]
-pub enum TenantCreated {
+json_response!(
     /// Created, with its schema, role, migrations and first admin.
-    #[oai(status = 201)]
-    Created(Json<Tenant>),
-}
+    TenantCreated { 201 => Created(Tenant) }
+);
 error_responses!(TenantCreateError {
     BadRequest = 400,
     Unauthorized = 401,
@@ -58,16 +53,8 @@ error_responses!(TenantCreateError {
     Conflict = 409,
 });
 
-#[derive(ApiResponse)]
-pub enum TenantOk {
-    #[oai(status = 200)]
-    Ok(Json<Tenant>),
-}
-error_responses!(TenantChangeError {
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-});
+json_response!(TenantOk { 200 => Ok(Tenant) });
+error_responses!(TenantChangeError { Unauthorized = 401, Forbidden = 403, NotFound = 404 });
 
 #[OpenApi(tag = "ApiTags::Platform")]
 impl TenantsApi {

@@ -15,6 +15,7 @@ use crate::http::error::ApiError;
 use crate::http::security::{SignedIn, TenantSession};
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
+use crate::json_response;
 
 #[derive(Default)]
 pub struct MeApi;
@@ -84,11 +85,7 @@ impl Default for Preferences {
     }
 }
 
-#[derive(ApiResponse)]
-pub enum ProfileOk {
-    #[oai(status = 200)]
-    Ok(Json<Profile>),
-}
+json_response!(ProfileOk { 200 => Ok(Profile) });
 error_responses!(ProfileError { Unauthorized = 401, Forbidden = 403 });
 
 #[derive(ApiResponse)]
@@ -99,11 +96,7 @@ pub enum PasswordOk {
 }
 error_responses!(PasswordError { BadRequest = 400, Unauthorized = 401, Forbidden = 403 });
 
-#[derive(ApiResponse)]
-pub enum PreferencesOk {
-    #[oai(status = 200)]
-    Ok(Json<Preferences>),
-}
+json_response!(PreferencesOk { 200 => Ok(Preferences) });
 error_responses!(PreferencesError { BadRequest = 400, Unauthorized = 401, Forbidden = 403 });
 
 #[OpenApi(tag = "ApiTags::Me")]

@@ -19,6 +19,7 @@ use crate::http::error::ApiError;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
+use crate::json_response;
 
 #[derive(Default)]
 pub struct UsersApi;
@@ -63,17 +64,9 @@ pub struct OkBody {
     pub ok: bool,
 }
 
-#[derive(ApiResponse)]
-pub enum AccountListOk {
-    #[oai(status = 200)]
-    Ok(Json<Vec<AccountSummary>>),
-}
+json_response!(AccountListOk { 200 => Ok(Vec<AccountSummary>) });
 
-error_responses!(AccountListError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-});
+error_responses!(AccountListError { BadRequest = 400, Unauthorized = 401, Forbidden = 403 });
 
 #[derive(ApiResponse)]
 pub enum ClientAuthOk {
@@ -93,12 +86,10 @@ error_responses!(ClientAuthError {
     Conflict = 409,
 });
 
-#[derive(ApiResponse)]
-pub enum ResetOk {
+json_response!(
     /// The password was changed and the user's sessions ended.
-    #[oai(status = 200)]
-    Ok(Json<OkBody>),
-}
+    ResetOk { 200 => Ok(OkBody) }
+);
 
 error_responses!(ResetError {
     BadRequest = 400,
