@@ -52,6 +52,12 @@ impl Role {
         Role::ALL.into_iter().find(|r| r.as_str() == s)
     }
 
+    /// Whether an organisation admin manages accounts of this role (adds
+    /// them, resets their passwords): everyone but admins.
+    pub fn managed_by_org_admins(self) -> bool {
+        matches!(self, Role::Manager | Role::Worker | Role::Employee)
+    }
+
     /// Whether an organisation of this kind has this role: brands have
     /// admins, managers and workers; client organisations admins and
     /// employees. Platform admins belong to no organisation.

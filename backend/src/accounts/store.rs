@@ -85,19 +85,16 @@ pub async fn delete_account(
     .await
 }
 
-/// Sets the password of the tenant's account with this email; its id, or
-/// None when the tenant has no such account.
-pub async fn set_password_by_email(
+/// The id and role of the tenant's account with this email, locked until
+/// the transaction ends; None when the tenant has no such account.
+pub async fn find_by_email(
     conn: &mut PgConnection,
     tenant_id: Uuid,
     email: &Email,
-    hash: &str,
-) -> Result<Option<Uuid>, sqlx::Error> {
-    sqlx::query_scalar(
-        "UPDATE platform.accounts SET password_hash = $1
-         WHERE email = $2 AND tenant_id = $3 RETURNING id",
+) -> Result<Option<(Uuid, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, role FROM platform.accounts WHERE email = $1 AND tenant_id = $2 FOR UPDATE",
     )
-    .bind(hash)
     .bind(email.as_str())
     .bind(tenant_id)
     .fetch_optional(conn)

@@ -100,6 +100,17 @@ impl From<&Session> for SessionUser {
     }
 }
 
+/// The session cookie with its attributes: HttpOnly, SameSite=Lax, Path=/,
+/// Secure whenever the app is served over https.
+fn session_cookie(state: &SharedState, value: &str) -> Cookie {
+    let mut cookie = Cookie::new_with_str(SESSION_COOKIE, value);
+    cookie.set_http_only(true);
+    cookie.set_same_site(SameSite::Lax);
+    cookie.set_path("/");
+    cookie.set_secure(state.settings.secure_cookies());
+    cookie
+}
+
 #[OpenApi(tag = "ApiTags::Auth")]
 impl AuthApi {
     /// Sign in with email and password.
@@ -194,11 +205,7 @@ impl AuthApi {
         )
         .await?;
 
-        let mut cookie = Cookie::new_with_str(SESSION_COOKIE, &new.token);
-        cookie.set_http_only(true);
-        cookie.set_same_site(SameSite::Lax);
-        cookie.set_path("/");
-        cookie.set_secure(state.settings.secure_cookies());
+        let mut cookie = session_cookie(&state, &new.token);
         cookie.set_max_age(state.settings.session_absolute_timeout);
         jar.private_with_key(&state.cookie_key).add(cookie);
 
@@ -251,7 +258,11 @@ impl AuthApi {
             serde_json::json!({}),
         )
         .await?;
-        jar.remove(SESSION_COOKIE);
+        // The removal must carry the cookie's own Path, or the browser keeps
+        // the cookie (a removal without Path applies to /api/auth only).
+        let mut removal = session_cookie(&state, "");
+        removal.make_removal();
+        jar.add(removal);
         Ok(LogoutOk::NoContent)
     }
 }

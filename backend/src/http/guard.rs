@@ -60,14 +60,17 @@ fn is_unsafe(method: &Method) -> bool {
     !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
 }
 
+/// The client's address. Behind our own proxy (`TRUST_PROXY`) it is the
+/// right-most `X-Forwarded-For` entry: the one our proxy appended. Entries to
+/// its left came from the client and can say anything.
 fn client_ip(req: &Request, trust_proxy: bool) -> Option<String> {
     if trust_proxy
         && let Some(forwarded) = req.header("x-forwarded-for")
-        && let Some(first) = forwarded.split(',').next()
+        && let Some(last) = forwarded.rsplit(',').next()
     {
-        let first = first.trim();
-        if !first.is_empty() {
-            return Some(first.to_string());
+        let last = last.trim();
+        if !last.is_empty() {
+            return Some(last.to_string());
         }
     }
     req.remote_addr()

@@ -207,6 +207,17 @@ async fn logout_deletes_the_session_and_the_old_cookie_stops_working() {
         .await
         .unwrap();
     assert_eq!(out.status(), StatusCode::NO_CONTENT);
+    // The browser drops its cookie too: the removal names the cookie's own
+    // Path (a removal without it would only apply below /api/auth).
+    let removal = out.headers()["set-cookie"].to_str().unwrap().to_string();
+    let attributes: Vec<&str> = removal.split(';').map(str::trim).collect();
+    assert!(attributes[0].starts_with("brandops_session="), "{removal}");
+    for wanted in ["Path=/", "Max-Age=0", "HttpOnly", "SameSite=Lax"] {
+        assert!(
+            attributes.contains(&wanted),
+            "{wanted} missing in {removal}"
+        );
+    }
     let again = replay("/api/auth/session").send().await.unwrap();
     assert_eq!(again.status(), StatusCode::UNAUTHORIZED);
     // Other sessions are untouched.
@@ -370,6 +381,13 @@ async fn failed_sign_ins_are_throttled_per_address() {
         assert_eq!(resp.status(), StatusCode::UNAUTHORIZED);
     }
     let resp = attempt(brand.admin.clone(), "203.0.113.7", PASSWORD)
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
+    // The client cannot choose its address: only the right-most entry, the
+    // one our own proxy appended, counts; what the client put before it is
+    // ignored.
+    let resp = attempt(brand.admin.clone(), "198.51.100.9, 203.0.113.7", PASSWORD)
         .await
         .unwrap();
     assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);

@@ -460,3 +460,27 @@ async fn another_tenant_neither_sees_nor_changes_an_organisations_users() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn an_admin_cannot_reset_another_admins_password() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let other_admin = app.account(&brand, Role::Admin).await;
+    let manager = app.account(&brand, Role::Manager).await;
+    let admin = app.login(&brand.admin).await;
+    let theirs = app.login(&other_admin).await;
+    let reset = |email: &str| json!({"action": "resetorguserpassword", "email": email, "new_password": "taken-over-1"});
+
+    for target in [&other_admin, &brand.admin] {
+        let (status, err) = admin.patch("/api/client-auth", reset(target)).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{target}: {err}");
+        assert_eq!(err["code"], "forbidden");
+    }
+    // Nothing changed: the other admin's session and password still work.
+    assert_eq!(theirs.get("/api/auth/session").await.0, StatusCode::OK);
+    app.login(&other_admin).await;
+    // The users an admin may add are still theirs to reset.
+    let (status, _) = admin.patch("/api/client-auth", reset(&manager)).await;
+    assert_eq!(status, StatusCode::OK);
+    app.login_with(&manager, "taken-over-1").await;
+}

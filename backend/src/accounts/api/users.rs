@@ -9,8 +9,8 @@ use poem_openapi::{ApiResponse, Object, OpenApi, Union};
 use uuid::Uuid;
 
 use crate::accounts::{
-    AccountSummary, Email, NewAccount, NewPassword, PersonName, USER_LIMIT_REACHED, new_user_role,
-    required, store,
+    AccountSummary, Email, NewAccount, NewPassword, PersonName, Role, USER_LIMIT_REACHED,
+    new_user_role, required, store,
 };
 use crate::audit;
 use crate::auth::store as sessions;
@@ -146,6 +146,8 @@ impl UsersApi {
 
     /// Set a new password for a user of the caller's organisation
     /// (`resetorguserpassword`, organisation admins). Their sessions end.
+    /// Admins' passwords are not reset here (403): each admin changes their
+    /// own.
     #[oai(
         path = "/client-auth",
         method = "patch",
@@ -167,11 +169,19 @@ impl UsersApi {
         let password = NewPassword::parse(body.new_password.as_deref().unwrap_or_default())?;
         let hash = state.passwords.hash(password.expose()).await?;
         let mut tx = state.db.begin_platform().await?;
-        let Some(account_id) =
-            store::set_password_by_email(&mut tx, tenant.id, &email, &hash).await?
+        let Some((account_id, role)) = store::find_by_email(&mut tx, tenant.id, &email).await?
         else {
             return Err(ApiError::not_found("No such user in your organisation.").into());
         };
+        if !Role::parse(&role).is_some_and(Role::managed_by_org_admins) {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "forbidden",
+                "An admin's password cannot be reset here: each admin changes their own on their profile page.",
+            )
+            .into());
+        }
+        store::set_password(&mut tx, account_id, &hash).await?;
         let ended = sessions::end_all_for_account(&mut *tx, account_id).await?;
         audit::record(
             &mut *tx,

@@ -132,6 +132,8 @@ export interface paths {
         /**
          * Set a new password for a user of the caller's organisation
          *     (`resetorguserpassword`, organisation admins). Their sessions end.
+         *     Admins' passwords are not reset here (403): each admin changes their
+         *     own.
          */
         patch: operations["resetOrgUserPassword"];
         trace?: never;
