@@ -13,6 +13,7 @@ use poem_openapi::Enum;
 use uuid::Uuid;
 
 use crate::http::error::ApiError;
+use crate::http::input::{no_control_chars, plain_text};
 use crate::tenants::TenantKind;
 
 /// The exact answer when the organisation is at its user limit.
@@ -82,6 +83,7 @@ impl Email {
         if email.is_empty() {
             return Err(ApiError::invalid_input("Email is required."));
         }
+        plain_text("Email", &email)?;
         let valid = email.len() <= 254
             && !email.chars().any(char::is_whitespace)
             && email.matches('@').count() == 1
@@ -113,6 +115,7 @@ impl PersonName {
         if name.is_empty() {
             return Err(ApiError::invalid_input("Name is required."));
         }
+        plain_text("Name", name)?;
         if name.chars().count() > 200 {
             return Err(ApiError::invalid_input(
                 "Name is too long (200 characters at most).",
@@ -137,6 +140,7 @@ impl NewPassword {
         if n == 0 {
             return Err(ApiError::invalid_input("Password is required."));
         }
+        no_control_chars("Password", raw)?;
         if n < PASSWORD_MIN {
             return Err(ApiError::invalid_input(format!(
                 "Password is too short: use at least {PASSWORD_MIN} characters."

@@ -13,6 +13,7 @@ use crate::accounts::{PASSWORD_MAX, Role};
 use crate::audit;
 use crate::error_responses;
 use crate::http::error::ApiError;
+use crate::http::input::{no_control_chars, plain_text};
 use crate::http::security::{SignedIn, authorize_public};
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -131,6 +132,8 @@ impl AuthApi {
         if email.is_empty() || body.password.is_empty() {
             return Err(ApiError::invalid_input("Email and password are required.").into());
         }
+        plain_text("Email", &email)?;
+        no_control_chars("Password", &body.password)?;
         if body.password.chars().count() > PASSWORD_MAX || email.len() > 254 {
             return Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,

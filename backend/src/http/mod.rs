@@ -8,6 +8,7 @@ pub mod api;
 pub mod error;
 pub mod guard;
 pub mod health;
+pub mod input;
 pub mod operations;
 pub mod security;
 pub mod startup;

@@ -54,7 +54,12 @@ error_responses!(TenantCreateError {
 });
 
 json_response!(TenantOk { 200 => Ok(Tenant) });
-error_responses!(TenantChangeError { Unauthorized = 401, Forbidden = 403, NotFound = 404 });
+error_responses!(TenantChangeError {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+    NotFound = 404,
+});
 
 #[OpenApi(tag = "ApiTags::Platform")]
 impl TenantsApi {

@@ -21,6 +21,7 @@ use uuid::Uuid;
 use crate::audit::{self, Actor};
 use crate::auth::store as sessions;
 use crate::http::error::ApiError;
+use crate::http::input::plain_text;
 
 pub use onboard::{FirstAccount, Onboarding, PreparedTenant, onboard, schema_for};
 
@@ -133,6 +134,7 @@ pub async fn set_suspended(
     suspend: bool,
     actor: &Actor,
 ) -> Result<Tenant, ApiError> {
+    plain_text("clientId", client_id)?;
     let mut tx = pool.begin().await?;
     let Some(id) = store::set_suspended(&mut tx, client_id, suspend).await? else {
         return Err(ApiError::not_found(format!(
@@ -170,6 +172,7 @@ impl OrganisationName {
                 "Organisation name is required (200 characters at most).",
             ));
         }
+        plain_text("Organisation name", name)?;
         Ok(Self(name.to_string()))
     }
     pub fn as_str(&self) -> &str {

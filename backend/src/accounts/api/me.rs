@@ -7,7 +7,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 use uuid::Uuid;
 
-use crate::accounts::{LandingPage, NewPassword, Role, store};
+use crate::accounts::{LandingPage, NewPassword, PASSWORD_MAX, Role, store};
 use crate::audit;
 use crate::auth::store as sessions;
 use crate::error_responses;
@@ -138,10 +138,14 @@ impl MeApi {
         let s = &caller.session;
         let new = NewPassword::parse(&body.new_password)?;
         let stored = store::password_hash(&state.db.app, s.account_id).await?;
-        if !state
-            .passwords
-            .verify(&body.current_password, Some(&stored))
-            .await?
+        // No stored password is longer than the cap: anything longer is wrong
+        // without spending a hash on it.
+        let plausible = body.current_password.chars().count() <= PASSWORD_MAX;
+        if !plausible
+            || !state
+                .passwords
+                .verify(&body.current_password, Some(&stored))
+                .await?
         {
             return Err(ApiError::new(
                 StatusCode::BAD_REQUEST,

@@ -1,0 +1,178 @@
+//! Text a person sends: control characters (a NUL byte was a 500 before) and
+//! text-direction marks in names and emails are refused with a 400 that
+//! names the field, and change nothing.
+
+use brandops::tenants::TenantKind;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::helpers::{PASSWORD, TestApp};
+
+#[tokio::test]
+async fn control_characters_and_direction_marks_are_refused_by_field() {
+    let app = TestApp::spawn().await;
+    let brand = app.tenant_named("inputs", TenantKind::Brand).await;
+    let admin = app.login(&brand.admin).await;
+    let platform = app.login(&app.platform_admin().await).await;
+    let anonymous = app.client();
+    let add = |name: &str, email: &str, password: &str| json!({"action": "adduser", "name": name, "email": email, "password": password});
+    let tenant = |name: &str, admin_name: &str| {
+        json!({"clientId": "newco", "name": name, "kind": "brand", "userLimit": 5,
+               "admin": {"name": admin_name, "email": "admin@newco.test", "password": "newco-pass-1"}})
+    };
+    let cases: Vec<(&str, &_, Method, String, Option<Value>)> = vec![
+        (
+            "Email",
+            &anonymous,
+            Method::POST,
+            "/api/auth/login".into(),
+            Some(json!({"email": "admin@inputs.test\u{0}", "password": PASSWORD})),
+        ),
+        (
+            "Password",
+            &anonymous,
+            Method::POST,
+            "/api/auth/login".into(),
+            Some(json!({"email": brand.admin, "password": "pass\u{0}word"})),
+        ),
+        (
+            "Name",
+            &admin,
+            Method::POST,
+            "/api/client-auth".into(),
+            Some(add("Nul\u{0}Name", "nul@inputs.test", "long-enough-1")),
+        ),
+        (
+            "Name",
+            &admin,
+            Method::POST,
+            "/api/client-auth".into(),
+            Some(add("Eve\u{202E}nimda", "rlo@inputs.test", "long-enough-1")),
+        ),
+        (
+            "Email",
+            &admin,
+            Method::POST,
+            "/api/client-auth".into(),
+            Some(add("Bidi", "bi\u{2066}di@inputs.test", "long-enough-1")),
+        ),
+        (
+            "Password",
+            &admin,
+            Method::POST,
+            "/api/client-auth".into(),
+            Some(add("Tab", "tab@inputs.test", "long\tenough-1")),
+        ),
+        (
+            "Email",
+            &admin,
+            Method::PATCH,
+            "/api/client-auth".into(),
+            Some(
+                json!({"action": "resetorguserpassword", "email": "x\u{0}@inputs.test", "new_password": "long-enough-1"}),
+            ),
+        ),
+        (
+            "Organisation name",
+            &admin,
+            Method::PUT,
+            "/api/organisation".into(),
+            Some(json!({"name": "Acme\u{0}"})),
+        ),
+        (
+            "Organisation name",
+            &admin,
+            Method::PUT,
+            "/api/organisation".into(),
+            Some(json!({"name": "Acme \u{202E}fdp.exe"})),
+        ),
+        (
+            "Password",
+            &admin,
+            Method::PUT,
+            "/api/me/password".into(),
+            Some(json!({"currentPassword": PASSWORD, "newPassword": "new\u{0}password"})),
+        ),
+        (
+            "Organisation name",
+            &platform,
+            Method::POST,
+            "/api/platform/tenants".into(),
+            Some(tenant("New\u{1b}[31mCo", "Admin")),
+        ),
+        (
+            "Name",
+            &platform,
+            Method::POST,
+            "/api/platform/tenants".into(),
+            Some(tenant("NewCo", "Ad\u{0}min")),
+        ),
+        (
+            "clientId",
+            &platform,
+            Method::POST,
+            "/api/platform/tenants/inputs%00/suspend".into(),
+            Some(json!({})),
+        ),
+    ];
+    for (field, caller, method, path, body) in cases {
+        let (status, err) = caller.send(method.clone(), &path, body.clone()).await;
+        assert_eq!(
+            status,
+            StatusCode::BAD_REQUEST,
+            "{method} {path} {body:?}: {err}"
+        );
+        assert_eq!(err["code"], "invalid_input", "{err}");
+        let message = err["error"].as_str().unwrap();
+        assert!(
+            message.starts_with(&format!("{field} must not contain")),
+            "{method} {path}: {message}"
+        );
+    }
+    // Nothing was stored or changed.
+    let accounts: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM platform.accounts WHERE tenant_id = $1")
+            .bind(brand.tenant.id)
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+    assert_eq!(accounts, 1);
+    assert_eq!(admin.get("/api/organisation").await.1["name"], "inputs Ltd");
+    assert_eq!(
+        platform
+            .get("/api/platform/tenants")
+            .await
+            .1
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    app.login(&brand.admin).await;
+    // Names in any script, with markup, are text like any other.
+    let (status, user) = admin
+        .post(
+            "/api/client-auth",
+            add("Zoë <b>محمد</b> 名前", "zoe@inputs.test", "long-enough-1"),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{user}");
+    assert_eq!(user["name"], "Zoë <b>محمد</b> 名前");
+}
+
+/// No stored password is longer than the cap, so a longer "current password"
+/// is wrong without being hashed.
+#[tokio::test]
+async fn an_over_long_current_password_is_simply_wrong() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (status, err) = admin
+        .put(
+            "/api/me/password",
+            json!({"currentPassword": "x".repeat(100_000), "newPassword": "brand-new-pass"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(err["code"], "wrong_password");
+}
