@@ -30,9 +30,10 @@ pub struct Settings {
     pub database_url: Secret,
     pub host: String,
     pub port: u16,
-    /// The URL people use to reach the app; decides the cookie's Secure flag and
-    /// the expected Origin of unsafe requests. Defaults to http://host:port.
-    pub public_url: String,
+    /// The URL people use to reach the app (`PUBLIC_URL`); decides the
+    /// cookie's Secure flag and the one Origin unsafe requests may come from.
+    /// When not set, `Application::build` makes it http://HOST:<bound port>.
+    pub public_url: Option<String>,
     /// Key material for poem's private (encrypted, authenticated) cookies.
     pub cookie_secret: Option<Secret>,
     pub frontend_dir: PathBuf,
@@ -70,16 +71,18 @@ impl Settings {
             .context("DATABASE_URL is not set (e.g. postgres://user@127.0.0.1:5432/brandops)")?;
         let host = env("HOST").unwrap_or_else(|| "127.0.0.1".into());
         let port: u16 = env_parse("PORT", 8080)?;
-        let public_url = env("PUBLIC_URL").unwrap_or_else(|| format!("http://{host}:{port}"));
-        if !(public_url.starts_with("http://") || public_url.starts_with("https://")) {
-            bail!("PUBLIC_URL must start with http:// or https://");
+        let public_url = env("PUBLIC_URL").map(|u| u.trim_end_matches('/').to_string());
+        if let Some(url) = &public_url
+            && crate::http::guard::origin_of(url).is_none()
+        {
+            bail!("PUBLIC_URL must be an http:// or https:// URL such as https://brandops.example");
         }
         let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
         Ok(Self {
             database_url: Secret::new(database_url),
             host,
             port,
-            public_url: public_url.trim_end_matches('/').to_string(),
+            public_url,
             cookie_secret: env("COOKIE_SECRET").map(Secret::new),
             frontend_dir: env("FRONTEND_DIR")
                 .unwrap_or_else(|| "frontend/dist".into())
@@ -106,7 +109,7 @@ impl Settings {
             database_url: Secret::new(database_url),
             host: "127.0.0.1".into(),
             port: 0,
-            public_url: "http://127.0.0.1".into(),
+            public_url: None,
             cookie_secret: None,
             frontend_dir: repo_root.join("frontend/dist"),
             tenants_dir: repo_root.join("tenants"),
@@ -119,7 +122,12 @@ impl Settings {
         }
     }
 
+    /// The public URL (set by the time the server runs).
+    pub fn public_url(&self) -> &str {
+        self.public_url.as_deref().unwrap_or_default()
+    }
+
     pub fn secure_cookies(&self) -> bool {
-        self.public_url.starts_with("https://")
+        self.public_url().starts_with("https://")
     }
 }

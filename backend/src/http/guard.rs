@@ -78,8 +78,39 @@ fn client_ip(req: &Request, trust_proxy: bool) -> Option<String> {
         .map(|a| a.ip().to_string())
 }
 
-/// Unsafe requests must come from our own pages: a browser sends Origin (and
-/// Sec-Fetch-Site) on them, and they must name this host.
+/// The origin of an http(s) URL: lower-cased scheme and host, and the port
+/// (80 or 443 when none is written). None for anything else.
+pub fn origin_of(url: &str) -> Option<(String, String, u16)> {
+    let (scheme, rest) = url.split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    let default_port = match scheme.as_str() {
+        "http" => 80,
+        "https" => 443,
+        _ => return None,
+    };
+    let authority = rest.split(['/', '?', '#']).next()?;
+    if authority.is_empty() || authority.contains('@') {
+        return None;
+    }
+    // `[::1]:8080`, `host:8080`, `host`
+    let (host, port) = match authority.rsplit_once(':') {
+        Some((host, port)) if !port.contains(']') => (host, Some(port.parse().ok()?)),
+        _ => (authority, None),
+    };
+    if host.is_empty() {
+        return None;
+    }
+    Some((
+        scheme,
+        host.to_ascii_lowercase(),
+        port.unwrap_or(default_port),
+    ))
+}
+
+/// Unsafe requests must come from our own pages: when a browser sends Origin
+/// (it does on every unsafe request), its scheme, host and port must be
+/// those of `PUBLIC_URL`. The request's own `Host` header proves nothing: a
+/// DNS-rebinding page sends a Host and an Origin of its own name.
 fn cross_origin(req: &Request, public_url: &str) -> bool {
     if req.header("sec-fetch-site") == Some("cross-site") {
         return true;
@@ -87,14 +118,7 @@ fn cross_origin(req: &Request, public_url: &str) -> bool {
     let Some(origin) = req.header(header::ORIGIN) else {
         return false;
     };
-    if origin == public_url {
-        return false;
-    }
-    let host = req.header(header::HOST).unwrap_or_default();
-    let origin_host = origin
-        .strip_prefix("http://")
-        .or_else(|| origin.strip_prefix("https://"));
-    origin_host != Some(host)
+    origin_of(origin).is_none() || origin_of(origin) != origin_of(public_url)
 }
 
 impl<E: Endpoint> Endpoint for GuardEndpoint<E> {
@@ -144,7 +168,7 @@ impl<E> GuardEndpoint<E> {
         request_id: &str,
     ) -> Result<(), ApiError> {
         let unsafe_method = is_unsafe(req.method());
-        if unsafe_method && cross_origin(req, &state.settings.public_url) {
+        if unsafe_method && cross_origin(req, state.settings.public_url()) {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
                 "cross_origin",
@@ -194,5 +218,40 @@ impl<E> GuardEndpoint<E> {
             operation,
         });
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::origin_of;
+
+    #[test]
+    fn origins() {
+        let o = |s: &str, h: &str, p: u16| Some((s.to_string(), h.to_string(), p));
+        assert_eq!(
+            origin_of("http://127.0.0.1:8080"),
+            o("http", "127.0.0.1", 8080)
+        );
+        assert_eq!(
+            origin_of("HTTPS://App.Example/"),
+            o("https", "app.example", 443)
+        );
+        assert_eq!(
+            origin_of("http://app.example/x?y"),
+            o("http", "app.example", 80)
+        );
+        assert_eq!(origin_of("http://[::1]:3000"), o("http", "[::1]", 3000));
+        assert_eq!(origin_of("http://[::1]"), o("http", "[::1]", 80));
+        for bad in [
+            "null",
+            "",
+            "ftp://x",
+            "http://",
+            "http://:80",
+            "http://a:b",
+            "http://u@h",
+        ] {
+            assert_eq!(origin_of(bad), None, "{bad}");
+        }
     }
 }

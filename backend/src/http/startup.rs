@@ -43,7 +43,7 @@ fn cookie_key(settings: &Settings) -> anyhow::Result<CookieKey> {
 
 impl Application {
     /// Migrates (idempotent), connects, loads the policy and binds the port.
-    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+    pub async fn build(mut settings: Settings) -> anyhow::Result<Self> {
         let (owner, names) = Db::connect_owner(settings.database_url.expose()).await?;
         migrate_all(&owner, &names).await?;
         owner.close().await;
@@ -51,15 +51,7 @@ impl Application {
         let operations = Operations::of::<Apis>()?;
         let access = Access::load(&settings.tenants_dir.join("access"), operations.ids()).await?;
         let passwords = Passwords::new(settings.password_hash_concurrency)?;
-        let state = Arc::new(AppState {
-            cookie_key: cookie_key(&settings)?,
-            settings,
-            db,
-            access,
-            operations,
-            passwords,
-        });
-        let addr = format!("{}:{}", state.settings.host, state.settings.port);
+        let addr = format!("{}:{}", settings.host, settings.port);
         let acceptor = TcpListener::bind(addr.clone())
             .into_acceptor()
             .await
@@ -68,7 +60,18 @@ impl Application {
             .local_addr()
             .first()
             .and_then(|a| a.as_socket_addr().map(|s| s.port()))
-            .unwrap_or(state.settings.port);
+            .unwrap_or(settings.port);
+        settings
+            .public_url
+            .get_or_insert_with(|| format!("http://{}:{port}", settings.host));
+        let state = Arc::new(AppState {
+            cookie_key: cookie_key(&settings)?,
+            settings,
+            db,
+            access,
+            operations,
+            passwords,
+        });
         Ok(Self {
             acceptor,
             port,

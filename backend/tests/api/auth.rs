@@ -70,7 +70,7 @@ async fn login_answers_user_and_csrf_and_sets_a_hardened_cookie() {
 
 #[tokio::test]
 async fn cookie_is_secure_when_served_over_https() {
-    let app = TestApp::spawn_with(|s| s.public_url = "https://brandops.example".into()).await;
+    let app = TestApp::spawn_with(|s| s.public_url = Some("https://brandops.example".into())).await;
     let brand = app.brand().await;
     let resp = reqwest::Client::new()
         .post(format!("{}/api/auth/login", app.base))
@@ -299,7 +299,38 @@ async fn cross_origin_unsafe_requests_are_refused() {
         .await
         .unwrap();
     assert_eq!(resp.status(), StatusCode::FORBIDDEN);
-    // Same-origin requests (Origin = our host) pass.
+    // Only PUBLIC_URL's own origin counts, never the request's Host: a
+    // DNS-rebinding page sends a Host and an Origin of its own name; another
+    // port, another scheme or an opaque origin is another origin too.
+    let port = app.base.rsplit(':').next().unwrap().to_string();
+    for (origin, host) in [
+        (
+            format!("http://rebind.example:{port}"),
+            format!("rebind.example:{port}"),
+        ),
+        (
+            "http://127.0.0.1:1".to_string(),
+            format!("127.0.0.1:{port}"),
+        ),
+        (
+            format!("https://127.0.0.1:{port}"),
+            format!("127.0.0.1:{port}"),
+        ),
+        ("null".to_string(), format!("127.0.0.1:{port}")),
+    ] {
+        let resp = c
+            .http
+            .put(c.url("/api/me/preferences"))
+            .header("x-csrf-token", c.csrf.clone().unwrap())
+            .header("origin", &origin)
+            .header("host", &host)
+            .json(&json!({"theme": "dark", "landingPage": "/"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::FORBIDDEN, "{origin} / {host}");
+    }
+    // Same-origin requests (Origin = PUBLIC_URL, here the served address) pass.
     let resp = c
         .http
         .put(c.url("/api/me/preferences"))
