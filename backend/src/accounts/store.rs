@@ -28,10 +28,11 @@ pub async fn insert_account(
     .fetch_one(conn)
     .await
     .map_err(|e| match unique_violation(&e) {
-        Some("accounts_email_key") => ApiError::conflict(format!(
-            "An account with the email {} already exists.",
-            account.email.as_str()
-        )),
+        // Whether the address is taken here or in another organisation is
+        // not ours to tell: one answer for every address that cannot be used.
+        Some("accounts_email_key") => ApiError::conflict(
+            "This email address cannot be used for a new account. Use another address.",
+        ),
         _ => ApiError::from(e),
     })
 }

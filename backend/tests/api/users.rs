@@ -142,16 +142,24 @@ async fn adduser_creates_a_worker_by_default_and_validates_every_field() {
         assert_eq!(err["code"], "invalid_input");
         assert!(err["error"].as_str().unwrap().contains(needle), "{err}");
     }
-    let (status, err) = admin
+    let (status, own) = admin
         .post("/api/client-auth", add(&existing_worker, None))
         .await;
     assert_eq!(status, StatusCode::CONFLICT);
-    assert_eq!(err["code"], "conflict");
-    // Emails are unique platform-wide, case-insensitively.
-    let (status, _) = admin
+    assert_eq!(own["code"], "conflict");
+    // Emails are unique platform-wide, case-insensitively; one that belongs
+    // to another organisation gets the very same answer, which says nothing
+    // of where, or whether, the address is in use.
+    let (status, foreign) = admin
         .post("/api/client-auth", add(&other.admin.to_uppercase(), None))
         .await;
     assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(own, foreign);
+    let text = foreign["error"].as_str().unwrap().to_lowercase();
+    assert!(
+        !text.contains("exist") && !text.contains("organisation"),
+        "{foreign}"
+    );
     assert_eq!(
         audit_actions(&app, &new_worker).await,
         ["user.add", "auth.login"]
