@@ -56,6 +56,9 @@ test('Alt+T moves keyboard focus to the toasts', async ({ page }) => {
 });
 
 test('the other main pages: no serious or critical axe violations', async ({ page }) => {
+  // Nine pages, each fully scanned by axe (the icon gallery is large): on a
+  // busy two-core machine this takes longer than one page's default time.
+  test.setTimeout(180_000);
   await signIn(page, demo.acmeAdmin);
   for (const path of [
     '/',

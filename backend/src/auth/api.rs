@@ -71,6 +71,7 @@ error_responses!(LoginError {
     BadRequest = 400,
     Unauthorized = 401,
     Forbidden = 403,
+    PayloadTooLarge = 413,
     TooManyRequests = 429,
 });
 

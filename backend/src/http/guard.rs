@@ -11,13 +11,14 @@ use std::time::Instant;
 
 use poem::http::{Method, StatusCode, header};
 use poem::{Endpoint, IntoResponse, Middleware, Request, Response};
+use tokio::io::AsyncReadExt;
 use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::auth::tokens_equal;
 use crate::auth::{CSRF_HEADER, SESSION_COOKIE, Session, store as sessions};
 use crate::http::error::{ApiError, render_any_error};
-use crate::http::operations::OperationId;
+use crate::http::operations::{Operation, OperationId};
 use crate::http::state::SharedState;
 
 /// What the guard learned about the request, for the security schemes.
@@ -76,6 +77,46 @@ fn client_ip(req: &Request, trust_proxy: bool) -> Option<String> {
     req.remote_addr()
         .as_socket_addr()
         .map(|a| a.ip().to_string())
+}
+
+fn too_large(limit: usize) -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "too_large",
+        format!(
+            "The request body is too large: {} KiB at most.",
+            limit / 1024
+        ),
+    )
+}
+
+/// Reads the body of an operation that takes one, up to its limit, counting
+/// the bytes as they arrive (a missing or false `Content-Length` changes
+/// nothing), and puts it back for the operation. A body sent to an operation
+/// that takes none, or to no operation, is never read.
+async fn limit_body(req: &mut Request, operation: Option<Operation>) -> Result<(), ApiError> {
+    let Some(limit) = operation.and_then(|op| op.body_limit) else {
+        req.set_body(());
+        return Ok(());
+    };
+    let declared = req
+        .header(header::CONTENT_LENGTH)
+        .and_then(|len| len.parse::<u64>().ok());
+    if declared.is_some_and(|len| len > limit as u64) {
+        return Err(too_large(limit));
+    }
+    let mut body = Vec::new();
+    req.take_body()
+        .into_async_read()
+        .take(limit as u64 + 1)
+        .read_to_end(&mut body)
+        .await
+        .map_err(|_| ApiError::invalid_input("The request body could not be read."))?;
+    if body.len() > limit {
+        return Err(too_large(limit));
+    }
+    req.set_body(body);
+    Ok(())
 }
 
 /// The origin of an http(s) URL: lower-cased scheme and host, and the port
@@ -175,7 +216,9 @@ impl<E> GuardEndpoint<E> {
                 "Requests that change data must come from the brandops app itself.",
             ));
         }
-        let operation = state.operations.resolve(req.method(), req.uri()).await;
+        let resolved = state.operations.resolve(req.method(), req.uri()).await;
+        let operation = resolved.map(|op| op.id);
+        limit_body(req, resolved).await?;
         // Liveness must not touch the database, session or not.
         let health = operation == Some(OperationId("health"));
         let token = req

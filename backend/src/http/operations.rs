@@ -17,6 +17,23 @@ use poem_openapi::OpenApi;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct OperationId(pub &'static str);
 
+/// The largest request body an operation accepts, unless it is listed in
+/// [`LARGER_BODIES`].
+pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
+
+/// Operations that accept larger bodies than [`DEFAULT_BODY_LIMIT`] (file
+/// uploads), with their limits.
+const LARGER_BODIES: &[(&str, usize)] = &[];
+
+/// What the guard needs to know about the operation a request calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Operation {
+    pub id: OperationId,
+    /// The largest body it reads; None when it declares no request body
+    /// (any body sent is then never read).
+    pub body_limit: Option<usize>,
+}
+
 pub struct Operations {
     router: Route,
     ids: Vec<&'static str>,
@@ -48,7 +65,7 @@ impl Operations {
     /// The operations of `T` (normally [`crate::http::api::Apis`]). Every
     /// operation must have an `operation_id`: the policy is keyed by it.
     pub fn of<T: OpenApi>() -> anyhow::Result<Self> {
-        let mut by_path: BTreeMap<String, Vec<(Method, &'static str)>> = BTreeMap::new();
+        let mut by_path: BTreeMap<String, Vec<(Method, Operation)>> = BTreeMap::new();
         let mut ids = Vec::new();
         for api in T::meta() {
             for path in api.paths {
@@ -60,22 +77,32 @@ impl Operations {
                         anyhow::bail!("operation_id {id} is used twice");
                     }
                     ids.push(id);
+                    let body_limit = op.request.is_some().then(|| {
+                        LARGER_BODIES
+                            .iter()
+                            .find(|(larger, _)| *larger == id)
+                            .map_or(DEFAULT_BODY_LIMIT, |(_, limit)| *limit)
+                    });
+                    let operation = Operation {
+                        id: OperationId(id),
+                        body_limit,
+                    };
                     by_path
                         .entry(poem_path(&path.path))
                         .or_default()
-                        .push((op.method, id));
+                        .push((op.method, operation));
                 }
             }
         }
         let mut router = Route::new();
         for (path, methods) in by_path {
             let mut route_method = RouteMethod::new();
-            for (method, id) in methods {
+            for (method, operation) in methods {
                 route_method = route_method.method(
                     method,
                     make_sync(move |_| {
                         let mut resp = Response::default();
-                        resp.set_data(OperationId(id));
+                        resp.set_data(operation);
                         resp
                     }),
                 );
@@ -87,13 +114,13 @@ impl Operations {
     }
 
     /// The operation `method` on `uri` (the path below `/api`) calls, if any.
-    pub async fn resolve(&self, method: &Method, uri: &Uri) -> Option<OperationId> {
+    pub async fn resolve(&self, method: &Method, uri: &Uri) -> Option<Operation> {
         let probe = Request::builder()
             .method(method.clone())
             .uri(uri.clone())
             .finish();
         match self.router.call(probe).await {
-            Ok(resp) => resp.data::<OperationId>().copied(),
+            Ok(resp) => resp.data::<Operation>().copied(),
             Err(_) => None,
         }
     }
@@ -112,7 +139,7 @@ mod tests {
     async fn resolve(ops: &Operations, method: Method, path: &str) -> Option<&'static str> {
         ops.resolve(&method, &path.parse().unwrap())
             .await
-            .map(|o| o.0)
+            .map(|o| o.id.0)
     }
 
     #[tokio::test]
@@ -146,6 +173,20 @@ mod tests {
         );
         let long = format!("/{}", "x".repeat(60_000));
         assert_eq!(resolve(&ops, Method::GET, &long).await, None);
+    }
+
+    #[tokio::test]
+    async fn operations_with_a_request_body_have_a_body_limit() {
+        let ops = Operations::of::<Apis>().unwrap();
+        for (method, path, limit) in [
+            (Method::POST, "/auth/login", Some(DEFAULT_BODY_LIMIT)),
+            (Method::PUT, "/organisation", Some(DEFAULT_BODY_LIMIT)),
+            (Method::POST, "/auth/logout", None),
+            (Method::GET, "/health", None),
+        ] {
+            let op = ops.resolve(&method, &path.parse().unwrap()).await.unwrap();
+            assert_eq!(op.body_limit, limit, "{method} {path}");
+        }
     }
 
     #[test]

@@ -57,7 +57,13 @@ pub struct OrganisationUpdate {
 }
 
 json_response!(OrganisationOk { 200 => Ok(Organisation) });
-error_responses!(OrganisationError { BadRequest = 400, Unauthorized = 401, Forbidden = 403 });
+error_responses!(OrganisationError { Unauthorized = 401, Forbidden = 403 });
+error_responses!(RenameError {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+    PayloadTooLarge = 413,
+});
 
 impl OrganisationApi {
     async fn load(state: &SharedState, caller: &TenantSession) -> Result<Organisation, ApiError> {
@@ -120,7 +126,7 @@ impl OrganisationApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         body: Json<OrganisationUpdate>,
-    ) -> Result<OrganisationOk, OrganisationError> {
+    ) -> Result<OrganisationOk, RenameError> {
         let tenant = &caller.tenant;
         let name = OrganisationName::parse(&body.name)?;
         let mut tx = state.db.begin_platform().await?;

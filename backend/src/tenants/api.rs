@@ -51,6 +51,7 @@ error_responses!(TenantCreateError {
     Unauthorized = 401,
     Forbidden = 403,
     Conflict = 409,
+    PayloadTooLarge = 413,
 });
 
 json_response!(TenantOk { 200 => Ok(Tenant) });

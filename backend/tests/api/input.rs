@@ -170,9 +170,73 @@ async fn an_over_long_current_password_is_simply_wrong() {
     let (status, err) = admin
         .put(
             "/api/me/password",
-            json!({"currentPassword": "x".repeat(100_000), "newPassword": "brand-new-pass"}),
+            json!({"currentPassword": "x".repeat(60_000), "newPassword": "brand-new-pass"}),
         )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(err["code"], "wrong_password");
+}
+
+/// Sends `body` to `path` as a chunked POST with no Content-Length, on a raw
+/// connection; the status code and the answer.
+async fn post_chunked(base: &str, path: &str, body: &[u8]) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let host = base.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(host).await.unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+         Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    );
+    let mut request = head.into_bytes();
+    for chunk in body.chunks(8 * 1024) {
+        request.extend_from_slice(format!("{:x}\r\n", chunk.len()).as_bytes());
+        request.extend_from_slice(chunk);
+        request.extend_from_slice(b"\r\n");
+    }
+    request.extend_from_slice(b"0\r\n\r\n");
+    // The server may answer and stop reading before the body ends.
+    let _ = stream.write_all(&request).await;
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer).await;
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, answer)
+}
+
+#[tokio::test]
+async fn request_bodies_are_limited_to_64_kib_as_they_stream_in() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let login = |padding: usize| {
+        json!({"email": brand.admin, "password": PASSWORD, "padding": "x".repeat(padding)})
+            .to_string()
+    };
+
+    // With a Content-Length.
+    let resp = reqwest::Client::new()
+        .post(format!("{}/api/auth/login", app.base))
+        .header("content-type", "application/json")
+        .body(login(70 * 1024))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    let err: Value = resp.json().await.unwrap();
+    assert_eq!(err["code"], "too_large");
+    assert!(err["error"].as_str().unwrap().contains("64 KiB"), "{err}");
+
+    // Without one: counted as it arrives.
+    let (status, answer) =
+        post_chunked(&app.base, "/api/auth/login", login(200 * 1024).as_bytes()).await;
+    assert_eq!(status, 413, "{answer}");
+    assert!(answer.contains("\"too_large\""), "{answer}");
+
+    // Just under the limit is read as usual.
+    let (status, answer) =
+        post_chunked(&app.base, "/api/auth/login", login(60 * 1024).as_bytes()).await;
+    assert_eq!(status, 200, "{answer}");
 }

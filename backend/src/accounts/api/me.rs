@@ -94,10 +94,21 @@ pub enum PasswordOk {
     #[oai(status = 204)]
     NoContent,
 }
-error_responses!(PasswordError { BadRequest = 400, Unauthorized = 401, Forbidden = 403 });
+error_responses!(PasswordError {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+    PayloadTooLarge = 413,
+});
 
 json_response!(PreferencesOk { 200 => Ok(Preferences) });
-error_responses!(PreferencesError { BadRequest = 400, Unauthorized = 401, Forbidden = 403 });
+error_responses!(PreferencesError { Unauthorized = 401, Forbidden = 403 });
+error_responses!(SavePreferencesError {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+    PayloadTooLarge = 413,
+});
 
 #[OpenApi(tag = "ApiTags::Me")]
 impl MeApi {
@@ -209,7 +220,7 @@ impl MeApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         body: Json<Preferences>,
-    ) -> Result<PreferencesOk, PreferencesError> {
+    ) -> Result<PreferencesOk, SavePreferencesError> {
         let landing = LandingPage::parse(&body.landing_page)?;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         store::save_preferences(

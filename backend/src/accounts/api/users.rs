@@ -84,6 +84,7 @@ error_responses!(ClientAuthError {
     Forbidden = 403,
     NotFound = 404,
     Conflict = 409,
+    PayloadTooLarge = 413,
 });
 
 json_response!(
@@ -96,6 +97,7 @@ error_responses!(ResetError {
     Unauthorized = 401,
     Forbidden = 403,
     NotFound = 404,
+    PayloadTooLarge = 413,
 });
 
 #[OpenApi(tag = "ApiTags::Users")]
