@@ -39,19 +39,25 @@ pub async fn insert_account(
 
 /// The tenant's user limit and its current number of accounts. Locks the
 /// tenant's row until the transaction ends, so concurrent adds queue behind
-/// each other and the count cannot be overtaken.
+/// each other. Two statements on purpose: under READ COMMITTED the count
+/// must take its snapshot *after* the lock is granted, so that it sees the
+/// accounts the adds ahead in the queue committed; counting in the locking
+/// statement itself would use the snapshot taken before it waited.
 pub async fn lock_user_limit(
     conn: &mut PgConnection,
     tenant_id: Uuid,
 ) -> Result<(i32, i64), sqlx::Error> {
-    sqlx::query_as(
-        "SELECT t.user_limit,
-                (SELECT count(*) FROM platform.accounts a WHERE a.tenant_id = t.id)
-         FROM platform.tenants t WHERE t.id = $1 FOR UPDATE",
-    )
-    .bind(tenant_id)
-    .fetch_one(conn)
-    .await
+    let limit: i32 =
+        sqlx::query_scalar("SELECT user_limit FROM platform.tenants WHERE id = $1 FOR UPDATE")
+            .bind(tenant_id)
+            .fetch_one(&mut *conn)
+            .await?;
+    let count: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM platform.accounts WHERE tenant_id = $1")
+            .bind(tenant_id)
+            .fetch_one(&mut *conn)
+            .await?;
+    Ok((limit, count))
 }
 
 /// The tenant's accounts other than `except`, by name.

@@ -238,6 +238,17 @@ async fn the_user_limit_holds_under_concurrency() {
     let brand = app.brand().await;
     set_user_limit(&app, &brand, 3).await; // limit 3, 1 account: 2 free places
     let admin = app.login(&brand.admin).await;
+    // Slow every insert down, so that the adds really wait for each other at
+    // the limit check instead of happening to run one after the other.
+    sqlx::raw_sql(
+        "CREATE FUNCTION platform.test_slow_insert() RETURNS trigger LANGUAGE plpgsql AS
+             $$ BEGIN PERFORM pg_sleep(0.05); RETURN NEW; END $$;
+         CREATE TRIGGER test_slow_insert AFTER INSERT ON platform.accounts
+             FOR EACH ROW EXECUTE FUNCTION platform.test_slow_insert();",
+    )
+    .execute(&app.owner)
+    .await
+    .unwrap();
     let emails: Vec<String> = (0..12)
         .map(|i| email_in(&brand, &format!("race{i}")))
         .collect();
@@ -256,7 +267,7 @@ async fn the_user_limit_holds_under_concurrency() {
         })
         .count();
     assert_eq!(created, 2, "{results:?}");
-    assert_eq!(limited, 10);
+    assert_eq!(limited, 10, "{results:?}");
     assert_eq!(account_count(&app, &brand).await, 3);
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from 'react-toastify/unstyled';
 import { FailurePage } from '@/components/errors/failure-page';
 import { Splash } from '@/components/layout/splash';
 import { loadSession, restoreSession } from '@/features/auth/api/auth-api';

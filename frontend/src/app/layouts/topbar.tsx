@@ -4,7 +4,7 @@ import { MoonIcon } from '@solar-icons/react/linear/moon';
 import { Sun2Icon } from '@solar-icons/react/linear/sun-2';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'react-toastify';
+import { toast } from 'react-toastify/unstyled';
 import { paths } from '@/config/paths';
 import { signOut } from '@/features/auth/api/auth-api';
 import { savePreferences } from '@/features/settings/api/preferences-api';

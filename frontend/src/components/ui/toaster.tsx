@@ -1,4 +1,5 @@
-import { Bounce, ToastContainer } from 'react-toastify';
+import { Bounce, ToastContainer } from 'react-toastify/unstyled';
+import 'react-toastify/ReactToastify.css';
 
 /** Toasts close after 3.5 s (spec §9). */
 export const TOAST_AUTO_CLOSE_MS = 3500;

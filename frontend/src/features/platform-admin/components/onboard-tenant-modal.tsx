@@ -1,4 +1,4 @@
-import { toast } from 'react-toastify';
+import { toast } from 'react-toastify/unstyled';
 import { ErrorAlert } from '@/components/ui/alert';
 import { FormActions } from '@/components/ui/form-actions';
 import { NewPasswordField, SelectField, TextField } from '@/components/ui/form-field';

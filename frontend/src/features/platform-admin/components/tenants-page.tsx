@@ -1,7 +1,7 @@
 import { Buildings2Icon } from '@solar-icons/react/linear/buildings-2';
 import { WidgetAddIcon } from '@solar-icons/react/linear/widget-add';
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from 'react-toastify/unstyled';
 import { ApiResultView } from '@/components/ui/api-result-view';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from 'react-toastify/unstyled';
 import { FormActions } from '@/components/ui/form-actions';
 import { SelectField } from '@/components/ui/form-field';
 import { PageHeader } from '@/components/ui/page-header';

@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { toast } from 'react-toastify';
+import { toast } from 'react-toastify/unstyled';
 import { TOAST_AUTO_CLOSE_MS } from '@/components/ui/toaster';
 import { json, mockApi, networkDown, type RecordedCall } from '@/testing/mock-api';
 import { adminSession, renderPage, signInAs } from '@/testing/render';

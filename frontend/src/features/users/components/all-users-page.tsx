@@ -3,7 +3,7 @@ import { TrashBinTrashIcon } from '@solar-icons/react/linear/trash-bin-trash';
 import { UserPlusRoundedIcon } from '@solar-icons/react/linear/user-plus-rounded';
 import { UsersGroupRoundedIcon } from '@solar-icons/react/linear/users-group-rounded';
 import { useEffect, useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from 'react-toastify/unstyled';
 import { ErrorAlert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';

@@ -1,4 +1,4 @@
-import { toast } from 'react-toastify';
+import { toast } from 'react-toastify/unstyled';
 import { FormActions } from '@/components/ui/form-actions';
 import { NewPasswordField } from '@/components/ui/form-field';
 import { Modal } from '@/components/ui/modal';
