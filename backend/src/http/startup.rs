@@ -134,6 +134,14 @@ async fn shutdown_signal() {
     tracing::info!("shutting down: finishing in-flight requests");
 }
 
+/// The web app's Content-Security-Policy: its own scripts, styles, images
+/// and API only; no inline script, no plug-ins, never framed. (The API docs
+/// under /api/docs are Swagger UI's own page, inline script included; like
+/// every answer they carry `X-Frame-Options: DENY`.)
+const WEB_APP_CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; \
+     base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
 /// All routes in one place: the API (behind the guard), its docs, and the web
 /// app with its client-side routes falling back to index.html.
 pub fn routes(state: SharedState) -> impl poem::Endpoint {
@@ -141,37 +149,44 @@ pub fn routes(state: SharedState) -> impl poem::Endpoint {
     let docs = service.swagger_ui();
     let spec = service.spec_endpoint_yaml();
     let frontend = state.settings.frontend_dir.clone();
-    let mut route = Route::new()
-        .nest("/api/docs", docs)
-        .at("/api/openapi.yaml", spec)
-        .nest("/api", service.with(Guard::new(state.clone())));
-    route = if frontend.join("index.html").is_file() {
-        route.nest(
-            "/",
-            StaticFilesEndpoint::new(frontend)
-                .index_file("index.html")
-                .fallback_to_index(),
-        )
+    // API answers carry sessions and CSRF tokens: never stored by a cache.
+    let api = service
+        .with(Guard::new(state.clone()))
+        .with(SetHeader::new().overriding("cache-control", "no-store"));
+    let web_app: poem::endpoint::BoxEndpoint<'static> = if frontend.join("index.html").is_file() {
+        StaticFilesEndpoint::new(frontend)
+            .index_file("index.html")
+            .fallback_to_index()
+            .boxed()
     } else {
         tracing::warn!(dir = %frontend.display(), "web app not built; serving the API only");
-        route.at(
-            "/",
-            poem::endpoint::make_sync(|_| {
-                poem::web::Html(
-                    "<!doctype html><title>brandops</title><p>The web app is not built. \
-                     Run <code>make run</code>, which builds it; the API is at \
-                     <a href=\"/api/docs\">/api/docs</a>.</p>",
-                )
-            }),
-        )
+        poem::endpoint::make_sync(|_| {
+            poem::web::Html(
+                "<!doctype html><title>brandops</title><p>The web app is not built. \
+                 Run <code>make run</code>, which builds it; the API is at \
+                 <a href=\"/api/docs\">/api/docs</a>.</p>",
+            )
+        })
+        .map_to_response()
+        .boxed()
     };
-    route
-        .with(
-            SetHeader::new()
-                .overriding("x-content-type-options", "nosniff")
-                .overriding("referrer-policy", "same-origin")
-                .overriding("x-frame-options", "DENY"),
-        )
+    let web_app = web_app.with(SetHeader::new().overriding("content-security-policy", WEB_APP_CSP));
+    let mut headers = SetHeader::new()
+        .overriding("x-content-type-options", "nosniff")
+        .overriding("referrer-policy", "same-origin")
+        .overriding("x-frame-options", "DENY");
+    if state.settings.secure_cookies() {
+        headers = headers.overriding(
+            "strict-transport-security",
+            "max-age=63072000; includeSubDomains",
+        );
+    }
+    Route::new()
+        .nest("/api/docs", docs)
+        .at("/api/openapi.yaml", spec)
+        .nest("/api", api)
+        .nest("/", web_app)
+        .with(headers)
         .with(CookieJarManager::new())
         .data(state)
         .into_endpoint()
