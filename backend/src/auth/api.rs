@@ -102,6 +102,15 @@ impl From<&Session> for SessionUser {
     }
 }
 
+/// 429: too many recent attempts; try again after `secs`.
+pub fn too_many_attempts(secs: i64) -> ApiError {
+    ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "too_many_attempts",
+        format!("Too many failed sign-in attempts. Try again in {secs} seconds."),
+    )
+}
+
 /// The session cookie with its attributes: HttpOnly, SameSite=Lax, Path=/,
 /// Secure whenever the app is served over https.
 fn session_cookie(state: &SharedState, value: &str) -> Cookie {
@@ -144,17 +153,22 @@ impl AuthApi {
             .into());
         }
         let db = &state.db.app;
-        let mut keys = vec![throttle::account_key(&email)];
-        if let Some(ip) = &ctx.ip {
-            keys.push(throttle::address_key(ip));
-        }
-        if let Some(secs) = store::throttle_locked_for(db, &keys).await? {
-            return Err(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too_many_attempts",
-                format!("Too many failed sign-in attempts. Try again in {secs} seconds."),
-            )
-            .into());
+        let account_key = throttle::account_key(&email);
+        let address_key = ctx.ip.as_deref().map(throttle::address_key);
+        // An address is locked by the failures already recorded for it; an
+        // account counts this attempt before its password is checked, so
+        // parallel guesses cannot all slip in before the first failure is
+        // recorded.
+        let address_lock = match &address_key {
+            Some(key) => store::throttle_locked_for(db, std::slice::from_ref(key)).await?,
+            None => None,
+        };
+        let lock = match address_lock {
+            Some(secs) => Some(secs),
+            None => throttle::take_attempt(db, &account_key, throttle::ACCOUNT_THRESHOLD).await?,
+        };
+        if let Some(secs) = lock {
+            return Err(too_many_attempts(secs).into());
         }
         let account = store::find_login_account(db, &email).await?;
         let verified = state
@@ -167,9 +181,8 @@ impl AuthApi {
         let account = match account {
             Some(a) if verified => a,
             _ => {
-                store::throttle_record_failure(db, &keys[0], throttle::ACCOUNT_THRESHOLD).await?;
-                if let Some(ip_key) = keys.get(1) {
-                    store::throttle_record_failure(db, ip_key, throttle::ADDRESS_THRESHOLD).await?;
+                if let Some(key) = &address_key {
+                    store::throttle_record_failure(db, key, throttle::ADDRESS_THRESHOLD).await?;
                 }
                 tracing::info!("sign-in failed");
                 return Err(ApiError::new(
@@ -188,7 +201,7 @@ impl AuthApi {
             )
             .into());
         }
-        store::throttle_clear(db, &keys[0]).await?;
+        store::throttle_clear(db, &account_key).await?;
         // Rotate: a session this browser already had is ended, never reused.
         if let Some(old) = &ctx.session {
             store::delete_session(db, &old.id_hash).await?;

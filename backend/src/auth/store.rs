@@ -3,10 +3,10 @@
 
 use std::time::Duration;
 
-use sqlx::{PgExecutor, PgPool};
+use sqlx::{PgConnection, PgExecutor, PgPool};
 use uuid::Uuid;
 
-use super::throttle::{MAX_LOCK_SECS, WINDOW_SECS};
+use super::throttle::{Counter, MAX_LOCK_SECS, WINDOW_SECS};
 use super::{NewSession, Session, hash_token};
 use crate::accounts::Role;
 use crate::tenants::TenantRef;
@@ -193,6 +193,57 @@ pub async fn find_login_account<'e>(
     .bind(email)
     .fetch_optional(db)
     .await
+}
+
+/// The counter of `key` (a zero one when it has none), locked until the
+/// transaction ends.
+pub async fn throttle_counter(conn: &mut PgConnection, key: &str) -> Result<Counter, sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO platform.login_throttle (key, failures, window_start) VALUES ($1, 0, now())
+         ON CONFLICT (key) DO NOTHING",
+    )
+    .bind(key)
+    .execute(&mut *conn)
+    .await?;
+    let (attempts, window_expired, locked_secs): (i32, bool, Option<f64>) = sqlx::query_as(
+        "SELECT failures, window_start < now() - make_interval(secs => $2),
+                extract(epoch FROM locked_until - now())::float8
+         FROM platform.login_throttle WHERE key = $1 FOR UPDATE",
+    )
+    .bind(key)
+    .bind(WINDOW_SECS)
+    .fetch_one(&mut *conn)
+    .await?;
+    Ok(Counter {
+        attempts,
+        window_expired,
+        locked_secs,
+    })
+}
+
+/// Stores the counter of `key` after an attempt went ahead.
+pub async fn throttle_save(
+    conn: &mut PgConnection,
+    key: &str,
+    attempts: i32,
+    reset_window: bool,
+    lock_secs: Option<f64>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE platform.login_throttle SET
+             failures = $2,
+             window_start = CASE WHEN $3 THEN now() ELSE window_start END,
+             locked_until = CASE WHEN $4::float8 IS NOT NULL THEN now() + make_interval(secs => $4)
+                                 WHEN $3 THEN NULL ELSE locked_until END
+         WHERE key = $1",
+    )
+    .bind(key)
+    .bind(attempts)
+    .bind(reset_window)
+    .bind(lock_secs)
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 /// Seconds until the longest lock among `keys` ends, if any is locked.

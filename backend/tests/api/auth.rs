@@ -528,3 +528,74 @@ async fn ended_sessions_and_stale_counters_are_swept() {
     assert_eq!(keys, ["ip:new"]);
     assert_eq!(live.get("/api/auth/session").await.0, StatusCode::OK);
 }
+
+/// Each attempt is counted before its password is checked: twelve wrong
+/// passwords sent at once get at most the per-account limit (5) checked; the
+/// rest are refused without a check.
+#[tokio::test]
+async fn parallel_wrong_sign_ins_check_at_most_the_account_limit() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let victim = app.account(&brand, Role::Worker).await;
+    let http = reqwest::Client::new();
+    let attempts = (0..12).map(|i| {
+        http.post(format!("{}/api/auth/login", app.base))
+            // Different addresses, so only the account's own counter decides.
+            .header("x-forwarded-for", format!("198.51.100.{}", i + 10))
+            .json(&json!({"email": victim, "password": format!("wrong-guess-{i}")}))
+            .send()
+    });
+    let statuses: Vec<StatusCode> = futures::future::join_all(attempts)
+        .await
+        .into_iter()
+        .map(|r| r.unwrap().status())
+        .collect();
+    let checked = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::UNAUTHORIZED)
+        .count();
+    let refused = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::TOO_MANY_REQUESTS)
+        .count();
+    assert_eq!(checked + refused, 12, "{statuses:?}");
+    assert!(checked <= 5, "{checked} passwords checked: {statuses:?}");
+}
+
+/// Guessing the current password on the password-change form is throttled
+/// like sign-in, on the same account counter.
+#[tokio::test]
+async fn wrong_current_passwords_are_throttled_like_sign_in() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let worker = app.account(&brand, Role::Worker).await;
+    let c = app.login(&worker).await;
+    let change =
+        |current: &str| json!({"currentPassword": current, "newPassword": "brand-new-pass"});
+    for i in 0..5 {
+        let (status, err) = c
+            .put("/api/me/password", change(&format!("guess-{i}-x")))
+            .await;
+        assert_eq!(
+            (status, err["code"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("wrong_password"))
+        );
+    }
+    let (status, err) = c.put("/api/me/password", change(PASSWORD)).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{err}");
+    assert_eq!(err["code"], "too_many_attempts");
+    // The lock expires by itself; then the right password works and clears it.
+    sqlx::query("UPDATE platform.login_throttle SET locked_until = now() - interval '1 second'")
+        .execute(&app.owner)
+        .await
+        .unwrap();
+    let (status, _) = c.put("/api/me/password", change(PASSWORD)).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let left: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM platform.login_throttle WHERE key = $1")
+            .bind(format!("account:{worker}"))
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+    assert_eq!(left, 0);
+}

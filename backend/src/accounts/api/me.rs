@@ -9,7 +9,9 @@ use uuid::Uuid;
 
 use crate::accounts::{LandingPage, NewPassword, PASSWORD_MAX, Role, store};
 use crate::audit;
+use crate::auth::api::too_many_attempts;
 use crate::auth::store as sessions;
+use crate::auth::throttle;
 use crate::error_responses;
 use crate::http::error::ApiError;
 use crate::http::security::{SignedIn, TenantSession};
@@ -99,6 +101,7 @@ error_responses!(PasswordError {
     Unauthorized = 401,
     Forbidden = 403,
     PayloadTooLarge = 413,
+    TooManyRequests = 429,
 });
 
 json_response!(PreferencesOk { 200 => Ok(Preferences) });
@@ -134,7 +137,8 @@ impl MeApi {
     }
 
     /// Change one's own password, proving the current one. Other sessions of
-    /// the account end; this one stays.
+    /// the account end; this one stays. Wrong current passwords are slowed
+    /// down like failed sign-ins (429).
     #[oai(
         path = "/me/password",
         method = "put",
@@ -148,6 +152,13 @@ impl MeApi {
     ) -> Result<PasswordOk, PasswordError> {
         let s = &caller.session;
         let new = NewPassword::parse(&body.new_password)?;
+        // Wrong current passwords are throttled like sign-in, on the same key.
+        let key = throttle::account_key(&s.email);
+        if let Some(secs) =
+            throttle::take_attempt(&state.db.app, &key, throttle::ACCOUNT_THRESHOLD).await?
+        {
+            return Err(too_many_attempts(secs).into());
+        }
         let stored = store::password_hash(&state.db.app, s.account_id).await?;
         // No stored password is longer than the cap: anything longer is wrong
         // without spending a hash on it.
@@ -165,6 +176,7 @@ impl MeApi {
             )
             .into());
         }
+        sessions::throttle_clear(&state.db.app, &key).await?;
         let hash = state.passwords.hash(new.expose()).await?;
         let mut tx = state.db.begin_platform().await?;
         store::set_password(&mut tx, s.account_id, &hash).await?;

@@ -165,7 +165,8 @@ export interface paths {
         get?: never;
         /**
          * Change one's own password, proving the current one. Other sessions of
-         *     the account end; this one stays.
+         *     the account end; this one stays. Wrong current passwords are slowed
+         *     down like failed sign-ins (429).
          */
         put: operations["changeOwnPassword"];
         post?: never;
@@ -1050,6 +1051,14 @@ export interface operations {
                 };
             };
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
