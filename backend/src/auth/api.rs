@@ -155,19 +155,25 @@ impl AuthApi {
         let db = &state.db.app;
         let account_key = throttle::account_key(&email);
         let address_key = ctx.ip.as_deref().map(throttle::address_key);
-        // An address is locked by the failures already recorded for it; an
-        // account counts this attempt before its password is checked, so
-        // parallel guesses cannot all slip in before the first failure is
-        // recorded.
+        // An address many failures came from slows its sign-ins down. It
+        // refuses only accounts that have failures of their own: people
+        // behind the same proxy as an attacker are delayed, never locked out.
         let address_lock = match &address_key {
             Some(key) => store::throttle_locked_for(db, std::slice::from_ref(key)).await?,
             None => None,
         };
-        let lock = match address_lock {
-            Some(secs) => Some(secs),
-            None => throttle::take_attempt(db, &account_key, throttle::ACCOUNT_THRESHOLD).await?,
-        };
-        if let Some(secs) = lock {
+        if let Some(secs) = address_lock {
+            if store::throttle_has_failures(db, &account_key).await? {
+                return Err(too_many_attempts(secs).into());
+            }
+            tokio::time::sleep(throttle::ADDRESS_DELAY).await;
+        }
+        // The account counts this attempt before its password is checked, so
+        // parallel guesses cannot all slip in before the first failure is
+        // recorded.
+        if let Some(secs) =
+            throttle::take_attempt(db, &account_key, throttle::ACCOUNT_THRESHOLD).await?
+        {
             return Err(too_many_attempts(secs).into());
         }
         let account = store::find_login_account(db, &email).await?;

@@ -4,7 +4,9 @@
 //! failure locks the key for a delay (30 s, then doubling), capped at 15
 //! minutes, and the lock always expires: an attacker can slow a victim's
 //! sign-in down but never lock them out for good. A successful sign-in clears
-//! the account key. The counting itself is SQL, in `store.rs`.
+//! the account key. A locked address refuses only accounts with failures of
+//! their own and delays the others, so that nobody can lock every user behind
+//! a shared proxy out. The counting itself is SQL, in `store.rs`.
 
 pub const WINDOW_SECS: f64 = 15.0 * 60.0;
 pub const MAX_LOCK_SECS: f64 = 15.0 * 60.0;
@@ -12,6 +14,9 @@ pub const MAX_LOCK_SECS: f64 = 15.0 * 60.0;
 pub const ACCOUNT_THRESHOLD: i32 = 5;
 /// Failures per address before delays start (an office shares one address).
 pub const ADDRESS_THRESHOLD: i32 = 30;
+/// How long a sign-in from a locked address waits when its account has no
+/// failures of its own (instead of being refused).
+pub const ADDRESS_DELAY: std::time::Duration = std::time::Duration::from_secs(2);
 
 pub fn account_key(email: &str) -> String {
     format!("account:{}", email.trim().to_lowercase())
