@@ -72,6 +72,7 @@ error_responses!(LoginError {
     Unauthorized = 401,
     Forbidden = 403,
     PayloadTooLarge = 413,
+    UnsupportedMediaType = 415,
     TooManyRequests = 429,
 });
 

@@ -178,6 +178,7 @@ impl<E: Endpoint> Endpoint for GuardEndpoint<E> {
         let started = Instant::now();
         let state = self.state.clone();
         async move {
+            let uri = req.uri().clone();
             let response = match self.prepare(&state, &mut req, &request_id).await {
                 Ok(()) => match self.inner.call(req).await {
                     Ok(resp) => resp.into_response(),
@@ -193,6 +194,13 @@ impl<E: Endpoint> Endpoint for GuardEndpoint<E> {
             let mut response = response;
             if let Ok(v) = request_id.parse() {
                 response.headers_mut().insert("x-request-id", v);
+            }
+            // A 405 says which methods the address does accept (RFC 9110).
+            if response.status() == StatusCode::METHOD_NOT_ALLOWED {
+                let allowed = state.operations.allowed_methods(&uri).await;
+                if let Ok(v) = allowed.join(", ").parse() {
+                    response.headers_mut().insert(header::ALLOW, v);
+                }
             }
             Ok(response)
         }

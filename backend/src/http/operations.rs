@@ -125,6 +125,24 @@ impl Operations {
         }
     }
 
+    /// The methods some operation at `uri` answers (for a 405's `Allow`).
+    pub async fn allowed_methods(&self, uri: &Uri) -> Vec<&'static str> {
+        let mut allowed = Vec::new();
+        for (method, name) in [
+            (Method::GET, "GET"),
+            (Method::HEAD, "HEAD"),
+            (Method::POST, "POST"),
+            (Method::PUT, "PUT"),
+            (Method::PATCH, "PATCH"),
+            (Method::DELETE, "DELETE"),
+        ] {
+            if self.resolve(&method, uri).await.is_some() {
+                allowed.push(name);
+            }
+        }
+        allowed
+    }
+
     /// Every operation id, sorted.
     pub fn ids(&self) -> &[&'static str] {
         &self.ids

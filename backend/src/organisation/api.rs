@@ -63,6 +63,7 @@ error_responses!(RenameError {
     Unauthorized = 401,
     Forbidden = 403,
     PayloadTooLarge = 413,
+    UnsupportedMediaType = 415,
 });
 
 impl OrganisationApi {

@@ -52,6 +52,7 @@ error_responses!(TenantCreateError {
     Forbidden = 403,
     Conflict = 409,
     PayloadTooLarge = 413,
+    UnsupportedMediaType = 415,
 });
 
 json_response!(TenantOk { 200 => Ok(Tenant) });

@@ -613,3 +613,32 @@ async fn wrong_current_passwords_are_throttled_like_sign_in() {
             .unwrap();
     assert_eq!(left, 0);
 }
+
+/// A method an address does not take is a 405 that lists the ones it does.
+#[tokio::test]
+async fn method_not_allowed_names_the_allowed_methods() {
+    let app = TestApp::spawn().await;
+    let http = reqwest::Client::new();
+    for (method, path, allow) in [
+        ("TRACE", "/api/health", "GET, HEAD"),
+        ("DELETE", "/api/me/preferences", "GET, HEAD, PUT"),
+        ("GET", "/api/client-auth", "POST, PATCH"),
+    ] {
+        let resp = http
+            .request(
+                reqwest::Method::from_bytes(method.as_bytes()).unwrap(),
+                format!("{}{path}", app.base),
+            )
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            resp.status(),
+            StatusCode::METHOD_NOT_ALLOWED,
+            "{method} {path}"
+        );
+        assert_eq!(resp.headers()["allow"], allow, "{method} {path}");
+        let body: Value = resp.json().await.unwrap();
+        assert_eq!(body["code"], "method_not_allowed");
+    }
+}

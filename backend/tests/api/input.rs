@@ -240,3 +240,33 @@ async fn request_bodies_are_limited_to_64_kib_as_they_stream_in() {
         post_chunked(&app.base, "/api/auth/login", login(60 * 1024).as_bytes()).await;
     assert_eq!(status, 200, "{answer}");
 }
+
+/// A body that is not JSON is a 415 the contract declares, in the envelope.
+#[tokio::test]
+async fn a_body_that_is_not_json_is_a_declared_415() {
+    let app = TestApp::spawn().await;
+    let resp = reqwest::Client::new()
+        .post(format!("{}/api/auth/login", app.base))
+        .header("content-type", "text/plain")
+        .body("email=a@b.co&password=x")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let err: Value = resp.json().await.unwrap();
+    assert_eq!(err["code"], "unsupported_media_type");
+    let contract: serde_yaml::Value =
+        serde_yaml::from_str(&brandops::http::api::spec_yaml()).unwrap();
+    for (path, method) in [
+        ("/api/auth/login", "post"),
+        ("/api/organisation", "put"),
+        ("/api/client-auth", "post"),
+        ("/api/platform/tenants", "post"),
+    ] {
+        let responses = &contract["paths"][path][method]["responses"];
+        assert!(
+            responses.get("415").is_some(),
+            "{method} {path} does not declare 415"
+        );
+    }
+}

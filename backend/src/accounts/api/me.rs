@@ -101,6 +101,7 @@ error_responses!(PasswordError {
     Unauthorized = 401,
     Forbidden = 403,
     PayloadTooLarge = 413,
+    UnsupportedMediaType = 415,
     TooManyRequests = 429,
 });
 
@@ -111,6 +112,7 @@ error_responses!(SavePreferencesError {
     Unauthorized = 401,
     Forbidden = 403,
     PayloadTooLarge = 413,
+    UnsupportedMediaType = 415,
 });
 
 #[OpenApi(tag = "ApiTags::Me")]

@@ -85,6 +85,7 @@ error_responses!(ClientAuthError {
     NotFound = 404,
     Conflict = 409,
     PayloadTooLarge = 413,
+    UnsupportedMediaType = 415,
 });
 
 json_response!(
@@ -98,6 +99,7 @@ error_responses!(ResetError {
     Forbidden = 403,
     NotFound = 404,
     PayloadTooLarge = 413,
+    UnsupportedMediaType = 415,
 });
 
 #[OpenApi(tag = "ApiTags::Users")]
