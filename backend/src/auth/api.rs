@@ -67,12 +67,10 @@ json_response!(
     LoginOk { 200 => Ok(LoginResponse) }
 );
 
-error_responses!(LoginError {
+error_responses!(LoginError with body {
     BadRequest = 400,
     Unauthorized = 401,
     Forbidden = 403,
-    PayloadTooLarge = 413,
-    UnsupportedMediaType = 415,
     TooManyRequests = 429,
 });
 

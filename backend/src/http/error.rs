@@ -147,15 +147,26 @@ impl ApiError {
     }
 }
 
-/// Declares an operation's error response enum: the listed statuses plus 500.
+/// Declares an operation's error response enum: the listed statuses plus 500
+/// (and 413 and 415 for an operation that takes a body: `with body`).
 ///
 /// ```ignore
-/// error_responses!(LoginError { BadRequest = 400, Unauthorized = 401, TooManyRequests = 429 });
+/// error_responses!(SessionError { Unauthorized = 401, Forbidden = 403 });
+/// error_responses!(LoginError with body { BadRequest = 400, Unauthorized = 401 });
 /// ```
 /// An `ApiError` whose status the operation does not declare becomes a 500 and
 /// is logged: declaring statuses is part of the contract, so that is a bug.
 #[macro_export]
 macro_rules! error_responses {
+    // An operation that takes a JSON body can also be refused for its body:
+    // too large (413, the guard's limit) or not JSON (415).
+    ($name:ident with body { $($variant:ident = $status:literal),* $(,)? }) => {
+        $crate::error_responses!($name {
+            $($variant = $status,)*
+            PayloadTooLarge = 413,
+            UnsupportedMediaType = 415,
+        });
+    };
     ($name:ident { $($variant:ident = $status:literal),* $(,)? }) => {
         #[derive(poem_openapi::ApiResponse, Debug)]
         pub enum $name {

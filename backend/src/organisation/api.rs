@@ -58,12 +58,10 @@ pub struct OrganisationUpdate {
 
 json_response!(OrganisationOk { 200 => Ok(Organisation) });
 error_responses!(OrganisationError { Unauthorized = 401, Forbidden = 403 });
-error_responses!(RenameError {
+error_responses!(RenameError with body {
     BadRequest = 400,
     Unauthorized = 401,
     Forbidden = 403,
-    PayloadTooLarge = 413,
-    UnsupportedMediaType = 415,
 });
 
 impl OrganisationApi {

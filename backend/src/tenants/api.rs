@@ -46,13 +46,11 @@ json_response!(
     /// Created, with its schema, role, migrations and first admin.
     TenantCreated { 201 => Created(Tenant) }
 );
-error_responses!(TenantCreateError {
+error_responses!(TenantCreateError with body {
     BadRequest = 400,
     Unauthorized = 401,
     Forbidden = 403,
     Conflict = 409,
-    PayloadTooLarge = 413,
-    UnsupportedMediaType = 415,
 });
 
 json_response!(TenantOk { 200 => Ok(Tenant) });

@@ -18,6 +18,15 @@ fn every_operation_declares_its_errors_in_the_envelope() {
     for (path, item) in doc["paths"].as_mapping().unwrap() {
         for (method, op) in item.as_mapping().unwrap() {
             let responses = op["responses"].as_mapping().unwrap();
+            // The guard refuses a body that is too large or not JSON.
+            if op.get("requestBody").is_some() {
+                for status in ["413", "415"] {
+                    assert!(
+                        responses.contains_key(status),
+                        "{method:?} {path:?} takes a body but does not declare {status}: `with body`"
+                    );
+                }
+            }
             assert!(
                 responses.contains_key("500"),
                 "{method:?} {path:?} lacks 500"

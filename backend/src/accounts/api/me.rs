@@ -96,23 +96,19 @@ pub enum PasswordOk {
     #[oai(status = 204)]
     NoContent,
 }
-error_responses!(PasswordError {
+error_responses!(PasswordError with body {
     BadRequest = 400,
     Unauthorized = 401,
     Forbidden = 403,
-    PayloadTooLarge = 413,
-    UnsupportedMediaType = 415,
     TooManyRequests = 429,
 });
 
 json_response!(PreferencesOk { 200 => Ok(Preferences) });
 error_responses!(PreferencesError { Unauthorized = 401, Forbidden = 403 });
-error_responses!(SavePreferencesError {
+error_responses!(SavePreferencesError with body {
     BadRequest = 400,
     Unauthorized = 401,
     Forbidden = 403,
-    PayloadTooLarge = 413,
-    UnsupportedMediaType = 415,
 });
 
 #[OpenApi(tag = "ApiTags::Me")]

@@ -78,14 +78,12 @@ pub enum ClientAuthOk {
     Ok(Json<OkBody>),
 }
 
-error_responses!(ClientAuthError {
+error_responses!(ClientAuthError with body {
     BadRequest = 400,
     Unauthorized = 401,
     Forbidden = 403,
     NotFound = 404,
     Conflict = 409,
-    PayloadTooLarge = 413,
-    UnsupportedMediaType = 415,
 });
 
 json_response!(
@@ -93,13 +91,11 @@ json_response!(
     ResetOk { 200 => Ok(OkBody) }
 );
 
-error_responses!(ResetError {
+error_responses!(ResetError with body {
     BadRequest = 400,
     Unauthorized = 401,
     Forbidden = 403,
     NotFound = 404,
-    PayloadTooLarge = 413,
-    UnsupportedMediaType = 415,
 });
 
 #[OpenApi(tag = "ApiTags::Users")]
