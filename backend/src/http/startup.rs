@@ -170,7 +170,9 @@ pub fn routes(state: SharedState) -> impl poem::Endpoint {
         .map_to_response()
         .boxed()
     };
-    let web_app = web_app.with(SetHeader::new().overriding("content-security-policy", WEB_APP_CSP));
+    let web_app = web_app
+        .catch_all_error(|err| async move { err.into_response() })
+        .with(SetHeader::new().overriding("content-security-policy", WEB_APP_CSP));
     let mut headers = SetHeader::new()
         .overriding("x-content-type-options", "nosniff")
         .overriding("referrer-policy", "same-origin")
@@ -186,6 +188,8 @@ pub fn routes(state: SharedState) -> impl poem::Endpoint {
         .at("/api/openapi.yaml", spec)
         .nest("/api", api)
         .nest("/", web_app)
+        // Errors become answers here, so that they carry the headers too.
+        .catch_all_error(|err| async move { err.into_response() })
         .with(headers)
         .with(CookieJarManager::new())
         .data(state)

@@ -52,6 +52,15 @@ async fn the_web_app_and_the_api_carry_the_security_headers() {
         );
     }
 
+    // Error answers too (the static files refuse HEAD).
+    let resp = http
+        .head(format!("{}/manage_org", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(header(resp.headers(), "x-frame-options"), "DENY");
+    assert!(header(resp.headers(), "content-security-policy").contains("frame-ancestors 'none'"));
+
     // Sign-in and session answers carry the CSRF token: never cached.
     let login = http
         .post(format!("{}/api/auth/login", app.base))
