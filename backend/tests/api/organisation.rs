@@ -61,6 +61,16 @@ async fn members_read_their_organisation_and_admins_rename_it() {
     assert_eq!(status, StatusCode::FORBIDDEN);
 }
 
+async fn rename_audits(app: &TestApp, client_id: &str) -> i64 {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM platform.audit_log WHERE action = 'organisation.rename' AND target = $1",
+    )
+    .bind(client_id)
+    .fetch_one(&app.owner)
+    .await
+    .unwrap()
+}
+
 /// The rename and its audit record are one transaction. Before issue 6 the
 /// audit row was committed first, on its own, so a rename that then failed
 /// left a record of a rename that never happened.
@@ -84,13 +94,7 @@ async fn a_rename_that_fails_leaves_no_audit_record() {
         .await;
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{err}");
     assert_eq!(err["code"], "internal");
-    let audits: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM platform.audit_log WHERE action = 'organisation.rename' AND target = $1",
-    )
-    .bind(&brand.client_id)
-    .fetch_one(&app.owner)
-    .await
-    .unwrap();
+    let audits = rename_audits(&app, &brand.client_id).await;
     assert_eq!(
         audits, 0,
         "an audit row records a rename that did not happen"
@@ -105,13 +109,7 @@ async fn a_rename_that_fails_leaves_no_audit_record() {
         .put("/api/organisation", json!({"name": "Fine"}))
         .await;
     assert_eq!(status, StatusCode::OK);
-    let audits: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM platform.audit_log WHERE action = 'organisation.rename' AND target = $1",
-    )
-    .bind(&brand.client_id)
-    .fetch_one(&app.owner)
-    .await
-    .unwrap();
+    let audits = rename_audits(&app, &brand.client_id).await;
     assert_eq!(audits, 1);
 }
 
