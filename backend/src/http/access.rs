@@ -179,8 +179,10 @@ impl Access {
         self.decisions.read().map_or(0, |d| d.len())
     }
 
-    /// May `role` in `domain` open the page route `path`? (Not cached: the
-    /// server asks it only to list [`Self::allowed_paths`] and in tests.)
+    /// May `role` in `domain` open the page route `path`? The server never
+    /// asks this itself (the web app applies `allowedPaths`); the tests ask
+    /// it to check the page rules against the spec's table.
+    #[cfg(test)]
     pub fn allows_page(&self, role: &str, domain: &str, path: &str) -> bool {
         self.evaluate(role, domain, path, VIEW)
     }

@@ -119,9 +119,12 @@ async fn limit_body(req: &mut Request, operation: Option<Operation>) -> Result<(
     Ok(())
 }
 
-/// The origin of an http(s) URL: lower-cased scheme and host, and the port
-/// (80 or 443 when none is written). None for anything else.
-pub fn origin_of(url: &str) -> Option<(String, String, u16)> {
+/// An origin: lower-cased scheme and host, and the port.
+pub type Origin = (String, String, u16);
+
+/// The origin of an http(s) URL (the port 80 or 443 when none is written).
+/// None for anything else.
+pub fn origin_of(url: &str) -> Option<Origin> {
     let (scheme, rest) = url.split_once("://")?;
     let scheme = scheme.to_ascii_lowercase();
     let default_port = match scheme.as_str() {
@@ -150,16 +153,17 @@ pub fn origin_of(url: &str) -> Option<(String, String, u16)> {
 
 /// Unsafe requests must come from our own pages: when a browser sends Origin
 /// (it does on every unsafe request), its scheme, host and port must be
-/// those of `PUBLIC_URL`. The request's own `Host` header proves nothing: a
-/// DNS-rebinding page sends a Host and an Origin of its own name.
-fn cross_origin(req: &Request, public_url: &str) -> bool {
+/// those of `PUBLIC_URL` (parsed once, at start-up). The request's own `Host`
+/// header proves nothing: a DNS-rebinding page sends a Host and an Origin of
+/// its own name.
+fn cross_origin(req: &Request, public_origin: &Origin) -> bool {
     if req.header("sec-fetch-site") == Some("cross-site") {
         return true;
     }
     let Some(origin) = req.header(header::ORIGIN) else {
         return false;
     };
-    origin_of(origin).is_none() || origin_of(origin) != origin_of(public_url)
+    origin_of(origin).as_ref() != Some(public_origin)
 }
 
 impl<E: Endpoint> Endpoint for GuardEndpoint<E> {
@@ -217,7 +221,7 @@ impl<E> GuardEndpoint<E> {
         request_id: &str,
     ) -> Result<(), ApiError> {
         let unsafe_method = is_unsafe(req.method());
-        if unsafe_method && cross_origin(req, state.settings.public_url()) {
+        if unsafe_method && cross_origin(req, &state.public_origin) {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
                 "cross_origin",

@@ -16,7 +16,7 @@ use crate::db::Db;
 use crate::db::migrate::migrate_all;
 use crate::http::access::Access;
 use crate::http::api::{self, Apis};
-use crate::http::guard::Guard;
+use crate::http::guard::{Guard, origin_of};
 use crate::http::operations::Operations;
 use crate::http::state::{AppState, SharedState};
 
@@ -61,9 +61,11 @@ impl Application {
             .first()
             .and_then(|a| a.as_socket_addr().map(|s| s.port()))
             .unwrap_or(settings.port);
-        settings
+        let public_url = settings
             .public_url
             .get_or_insert_with(|| format!("http://{}:{port}", settings.host));
+        let public_origin = origin_of(public_url)
+            .ok_or_else(|| anyhow::anyhow!("PUBLIC_URL {public_url:?} is not an http(s) URL"))?;
         let state = Arc::new(AppState {
             cookie_key: cookie_key(&settings)?,
             settings,
@@ -71,6 +73,7 @@ impl Application {
             access,
             operations,
             passwords,
+            public_origin,
         });
         Ok(Self {
             acceptor,

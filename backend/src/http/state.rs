@@ -9,6 +9,7 @@ use crate::auth::password::Passwords;
 use crate::config::Settings;
 use crate::db::Db;
 use crate::http::access::Access;
+use crate::http::guard::Origin;
 use crate::http::operations::Operations;
 
 pub struct AppState {
@@ -18,6 +19,9 @@ pub struct AppState {
     pub operations: Operations,
     pub passwords: Passwords,
     pub cookie_key: CookieKey,
+    /// The origin of `settings.public_url`: the only one unsafe requests may
+    /// come from.
+    pub public_origin: Origin,
 }
 
 pub type SharedState = Arc<AppState>;

@@ -181,7 +181,10 @@ describe('All Users page', () => {
       ],
       [
         'a taken email (409)',
-        json(409, { error: 'An account with this email already exists.', code: 'conflict' }),
+        json(409, {
+          error: 'This email address cannot be used for a new account. Use another address.',
+          code: 'conflict',
+        }),
         'An unexpected error occurred. Please try again.',
       ],
       [
@@ -208,13 +211,18 @@ describe('All Users page', () => {
     it('explains a taken email inside the modal too', async () => {
       const { user } = setup({
         'POST /api/client-auth': () =>
-          json(409, { error: 'An account with this email already exists.', code: 'conflict' }),
+          json(409, {
+            error: 'This email address cannot be used for a new account. Use another address.',
+            code: 'conflict',
+          }),
       });
       const dialog = await openAddUser(user);
       await fillAddUser(user, dialog, validNewUser);
       await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
       expect(
-        await within(dialog).findByText('An account with this email already exists.'),
+        await within(dialog).findByText(
+          'This email address cannot be used for a new account. Use another address.',
+        ),
       ).toBeInTheDocument();
     });
 
