@@ -5,6 +5,7 @@
 # Run:    docker run -p 8080:8080 \
 #           -e DATABASE_URL=postgres://user:pass@db:5432/brandops \
 #           -e COOKIE_SECRET=<64+ hex chars> \
+#           -e DB_ROLE_SECRET=<64+ hex chars> \
 #           -e PUBLIC_URL=https://brandops.example.com \
 #           brandops
 #         docker run ... brandops setup     # migrate + seed demo data once

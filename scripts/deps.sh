@@ -2,7 +2,7 @@
 # Installs what `make run` / `make test` / `make bench` need; idempotent and
 # quick when everything is present.
 #
-#   scripts/deps.sh             PostgreSQL server (+ curl, openssl), frontend node_modules
+#   scripts/deps.sh             PostgreSQL server, PgBouncer (+ curl, openssl), frontend node_modules
 #   scripts/deps.sh --browser   also Debian's chromium (/usr/bin/chromium) for e2e tests
 #
 # Never downloads a Playwright/Puppeteer browser.
@@ -37,6 +37,9 @@ fi
 # --- Debian packages ---------------------------------------------------------
 pkgs=()
 pg_bindir_newest >/dev/null || pkgs+=(postgresql)
+# Debian's pgbouncer lives in /usr/sbin (not on a non-root PATH).
+have_pgbouncer() { [ -x /usr/sbin/pgbouncer ] || command -v pgbouncer >/dev/null 2>&1; }
+have_pgbouncer || pkgs+=(pgbouncer)
 command -v curl >/dev/null 2>&1 || pkgs+=(curl)
 command -v openssl >/dev/null 2>&1 || pkgs+=(openssl)
 command -v flock >/dev/null 2>&1 || pkgs+=(util-linux)
@@ -47,6 +50,7 @@ if [ "${#pkgs[@]}" -gt 0 ]; then
   apt_install "${pkgs[@]}"
 fi
 pg_bindir_newest >/dev/null || die "PostgreSQL server binaries missing under /usr/lib/postgresql/*/bin"
+have_pgbouncer || die "pgbouncer missing (/usr/sbin/pgbouncer) after installing Debian's pgbouncer"
 if [ "$browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
   die "/usr/bin/chromium missing after installing Debian's chromium"
 fi

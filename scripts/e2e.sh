@@ -49,7 +49,8 @@ LOG="$ROOT/.data/$DB.log"
 PORT="$(free_port)"
 export HOST=127.0.0.1 PORT
 COOKIE_SECRET="$(random_hex 64)"
-export COOKIE_SECRET
+DB_ROLE_SECRET="$(random_hex 64)"
+export COOKIE_SECRET DB_ROLE_SECRET
 ADMIN_URL=""
 
 stop_server() {

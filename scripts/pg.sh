@@ -7,7 +7,8 @@
 #   scripts/pg.sh status [DIR]   exit 0 when running, 1 otherwise
 #
 # DIR defaults to <repo>/.data/pg. Layout inside DIR:
-#   data/   the cluster (PGDATA), owned by the postgres user
+#   data/   the cluster (PGDATA), owned by the postgres user; its
+#           pg_hba.conf and brandops.conf are written by this script
 #   run/    unix socket directory
 #   port    the TCP port (127.0.0.1 only)
 #   log     server log
@@ -15,8 +16,17 @@
 #
 # Env:
 #   PG_FAST=1            fsync=off, synchronous_commit=off, full_page_writes=off
-#                        (for throw-away test clusters only; applied at each start)
+#                        (for throw-away test clusters only; applied at each start,
+#                        also to a cluster that is already running)
 #   PGDATABASE_CREATE=x  on start, create database x when it does not exist
+#
+# Authentication (pg_hba.conf, rewritten at every `start` and reloaded into a
+# cluster that is already running):
+#   unix socket (DIR/run)           every role: trust
+#   TCP 127.0.0.1, role postgres    trust (the `url` above needs no password)
+#   TCP 127.0.0.1, any other role   scram-sha-256: its password is checked
+# password_encryption = scram-sha-256, so `CREATE ROLE r LOGIN PASSWORD 'x'`
+# stores a SCRAM secret (what scripts/pgbouncer.sh passes through).
 #
 # Only errors are printed (stderr), except for `url`.
 set -euo pipefail
@@ -141,6 +151,7 @@ write_conf() {
     echo "port = $port"
     echo "unix_socket_directories = '$sock'"
     echo "max_connections = 200"
+    echo "password_encryption = 'scram-sha-256'"
     echo "shared_buffers = 128MB"
     echo "logging_collector = off"
     echo "log_min_messages = warning"
@@ -155,6 +166,51 @@ write_conf() {
     fi
   } >"$data/brandops.conf"
   chown "$PGUSER_OS" "$data/brandops.conf"
+}
+
+# Local socket: trust. Loopback TCP: trust for postgres (the owner URL printed
+# by `url`), a SCRAM password for every other role. The first matching line
+# wins, so the postgres lines come first.
+write_hba() {
+  cat >"$data/pg_hba.conf" <<'HBA'
+# Written by scripts/pg.sh at every start; do not edit.
+# TYPE  DATABASE      USER      ADDRESS        METHOD
+local   all           all                      trust
+host    all           postgres  127.0.0.1/32   trust
+host    all           all       127.0.0.1/32   scram-sha-256
+local   replication   all                      trust
+host    replication   postgres  127.0.0.1/32   trust
+host    replication   all       127.0.0.1/32   scram-sha-256
+HBA
+  chown "$PGUSER_OS" "$data/pg_hba.conf"
+}
+
+# psql as postgres over the unix socket (trusted whatever pg_hba.conf says
+# about TCP).
+psql_local() {
+  local bin="$1" port
+  shift
+  port="$(saved_port)"
+  "$bin/psql" -X -q -tA -h "$sock" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 "$@"
+}
+
+# A running cluster gets the freshly written pg_hba.conf and brandops.conf:
+# SIGHUP, then wait until new sessions see the reload (the postmaster handles
+# the signal asynchronously), so that the next connection is checked against
+# the new rules.
+reload_conf() {
+  local bin="$1" before after errors
+  before="$(psql_local "$bin" -c 'SELECT pg_conf_load_time()')" ||
+    die "could not query the running cluster in $data"
+  as_pg "$bin/pg_ctl" -D "$data" reload >/dev/null || die "pg_ctl reload failed for $data"
+  for _ in $(seq 1 100); do
+    after="$(psql_local "$bin" -c 'SELECT pg_conf_load_time()')" || after="$before"
+    [ "$after" != "$before" ] && break
+    sleep 0.1
+  done
+  [ "$after" != "$before" ] || die "PostgreSQL in $data did not reload its configuration (log: $logfile)"
+  errors="$(psql_local "$bin" -c "SELECT string_agg(line_number || ': ' || error, '; ') FROM pg_hba_file_rules WHERE error IS NOT NULL")" || errors=""
+  [ -z "$errors" ] || die "pg_hba.conf in $data has errors: $errors"
 }
 
 init_cluster() {
@@ -173,15 +229,7 @@ init_cluster() {
       die "initdb failed in $data"
     fi
   fi
-  # Trust only local socket and loopback connections.
-  cat >"$data/pg_hba.conf" <<HBA
-# Written by scripts/pg.sh
-local   all   all                 trust
-host    all   all   127.0.0.1/32  trust
-local   replication   all                 trust
-host    replication   all   127.0.0.1/32  trust
-HBA
-  chown "$PGUSER_OS" "$data/pg_hba.conf"
+  write_hba
   echo "include_if_exists = 'brandops.conf'" >>"$data/postgresql.conf"
 }
 
@@ -249,8 +297,13 @@ cmd_start() {
   chown "$PGUSER_OS" "$logfile"
 
   if postmaster_alive && is_ready; then
-    : # already running: reuse it
+    # Already running: reuse it, with this script's current configuration
+    # (same port, so everything in it can be reloaded).
+    write_conf "$(saved_port)"
+    write_hba
+    reload_conf "$bin"
   else
+    write_hba
     if postmaster_alive; then
       # Running but not answering on the saved port (e.g. port file lost):
       # restart it cleanly.

@@ -5,6 +5,7 @@
 #   DATABASE_URL   use this database instead of the local cluster at .data/pg
 #                  (default: postgres://postgres@127.0.0.1:<port>/brandops)
 #   COOKIE_SECRET  default: the contents of .data/cookie-secret (created once)
+#   DB_ROLE_SECRET default: the contents of .data/db-role-secret (created once)
 #   PORT           default 8080 (HOST is left to the binary: 127.0.0.1)
 #   FRONTEND_DIR   default <repo>/frontend/dist
 #   TENANTS_DIR    default <repo>/tenants
@@ -31,15 +32,18 @@ if [ -z "${DATABASE_URL:-}" ]; then
 fi
 export DATABASE_URL
 
-if [ -z "${COOKIE_SECRET:-}" ]; then
-  secret_file="$ROOT/.data/cookie-secret"
+# A secret kept in .data/<name> (made once, readable by us only).
+kept_secret() {
+  local secret_file="$ROOT/.data/$1"
   if [ ! -s "$secret_file" ]; then
     mkdir -p "$ROOT/.data"
     (umask 077 && random_hex 64 >"$secret_file.tmp" && mv "$secret_file.tmp" "$secret_file")
   fi
-  COOKIE_SECRET="$(tr -d '[:space:]' <"$secret_file")"
-fi
-export COOKIE_SECRET
+  tr -d '[:space:]' <"$secret_file"
+}
+COOKIE_SECRET="${COOKIE_SECRET:-$(kept_secret cookie-secret)}"
+DB_ROLE_SECRET="${DB_ROLE_SECRET:-$(kept_secret db-role-secret)}"
+export COOKIE_SECRET DB_ROLE_SECRET
 
 export PORT="${PORT:-8080}"
 export LOG_FORMAT="${LOG_FORMAT:-pretty}"

@@ -4,7 +4,9 @@
 #   1. scripts/deps.sh --browser
 #   2. test cluster at .data/pg-test (PG_FAST=1), left running for reuse;
 #      TEST_DATABASE_URL=postgres://postgres@127.0.0.1:<port>/postgres is exported
-#   3. cargo fmt --check, cargo clippy -D warnings, cargo test
+#   3. cargo fmt --check, cargo clippy -D warnings, cargo test; then the
+#      isolation tests again through PgBouncer in transaction mode
+#      (scripts/pgbouncer.sh, TEST_PGBOUNCER_URL)
 #   4. only if frontend/package.json exists: npm scripts lint, format:check,
 #      typecheck, check:api, test, build, check:bundle (each must exist), then
 #      the debug build of the server and the browser tests against it,
@@ -52,6 +54,18 @@ run_step "drop old test databases" drop_old_test_databases
 run_step "cargo fmt --check" cargo fmt --manifest-path "$MANIFEST" --all -- --check
 run_step "cargo clippy -D warnings" cargo clippy --manifest-path "$MANIFEST" --all-targets -- -D warnings
 run_step "cargo test" cargo test --manifest-path "$MANIFEST"
+
+# The isolation and canary tests again, with the tenant connections going
+# through PgBouncer (Debian's package) in transaction mode (ADR 0010).
+start_pgbouncer() {
+  "$ROOT/scripts/pgbouncer.sh" start "$ROOT/.data/pg-test"
+}
+isolation_through_pgbouncer() {
+  TEST_PGBOUNCER_URL="$("$ROOT/scripts/pgbouncer.sh" url "$ROOT/.data/pg-test")" \
+    cargo test --manifest-path "$MANIFEST" --test api isolation::
+}
+run_step "pgbouncer for .data/pg-test (transaction mode)" start_pgbouncer
+run_step "isolation tests through PgBouncer" isolation_through_pgbouncer
 
 if [ ! -f frontend/package.json ]; then
   skip_step "frontend checks and e2e (no frontend/package.json)"

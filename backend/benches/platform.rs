@@ -156,12 +156,14 @@ async fn main() {
     let db_url = url.to_string();
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
 
-    let (owner, names) = Db::connect_owner(&db_url).await.unwrap();
-    migrate_all(&owner, &names).await.unwrap();
-    seed_demo_if_empty(&owner, &names, &root.join("tenants/demo"), "brandops-demo")
+    let mut settings = Settings::for_tests(&db_url, &root);
+    let (owner, roles) = Db::connect_owner(&db_url, &settings.db_role_secret)
         .await
         .unwrap();
-    let mut settings = Settings::for_tests(&db_url, &root);
+    migrate_all(&owner, &roles).await.unwrap();
+    seed_demo_if_empty(&owner, &roles, &root.join("tenants/demo"), "brandops-demo")
+        .await
+        .unwrap();
     settings.db_max_connections = CONCURRENCY as u32;
     settings.password_hash_concurrency = 2;
     let app = Application::build(settings).await.unwrap();

@@ -36,9 +36,19 @@ pub struct Settings {
     pub public_url: Option<String>,
     /// Key material for poem's private (encrypted, authenticated) cookies.
     pub cookie_secret: Option<Secret>,
+    /// The secret the database login roles' passwords are derived from
+    /// (`DB_ROLE_SECRET`, at least 32 characters; ADR 0010).
+    pub db_role_secret: Secret,
+    /// Where tenant connections go when not straight to `DATABASE_URL`'s
+    /// server: a transaction pooler such as PgBouncer. Its user and password
+    /// are not used (each tenant logs in as its own role).
+    pub tenant_database_url: Option<Secret>,
     pub frontend_dir: PathBuf,
     pub tenants_dir: PathBuf,
+    /// The cap on the server's PostgreSQL connections, all pools together.
     pub db_max_connections: u32,
+    /// Connections per tenant pool.
+    pub db_tenant_pool_size: u32,
     pub session_idle_timeout: Duration,
     pub session_absolute_timeout: Duration,
     /// Trust X-Forwarded-For for the client address (only behind a proxy you run).
@@ -77,6 +87,12 @@ impl Settings {
         {
             bail!("PUBLIC_URL must be an http:// or https:// URL such as https://brandops.example");
         }
+        let db_role_secret = env("DB_ROLE_SECRET").context(
+            "DB_ROLE_SECRET is not set: give at least 32 random characters (e.g. `openssl rand -hex 32`); the database login roles' passwords are derived from it",
+        )?;
+        if db_role_secret.len() < 32 {
+            bail!("DB_ROLE_SECRET must be at least 32 characters");
+        }
         let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
         Ok(Self {
             database_url: Secret::new(database_url),
@@ -84,6 +100,8 @@ impl Settings {
             port,
             public_url,
             cookie_secret: env("COOKIE_SECRET").map(Secret::new),
+            db_role_secret: Secret::new(db_role_secret),
+            tenant_database_url: env("TENANT_DATABASE_URL").map(Secret::new),
             frontend_dir: env("FRONTEND_DIR")
                 .unwrap_or_else(|| "frontend/dist".into())
                 .into(),
@@ -91,6 +109,7 @@ impl Settings {
                 .unwrap_or_else(|| "tenants".into())
                 .into(),
             db_max_connections: env_parse("DB_MAX_CONNECTIONS", 20)?,
+            db_tenant_pool_size: env_parse("DB_TENANT_POOL_SIZE", 2)?,
             session_idle_timeout: Duration::from_secs(
                 env_parse("SESSION_IDLE_MINUTES", 720u64)? * 60,
             ),
@@ -111,9 +130,12 @@ impl Settings {
             port: 0,
             public_url: None,
             cookie_secret: None,
+            db_role_secret: Secret::new("brandops test secret for database login roles"),
+            tenant_database_url: None,
             frontend_dir: repo_root.join("frontend/dist"),
             tenants_dir: repo_root.join("tenants"),
-            db_max_connections: 10,
+            db_max_connections: 16,
+            db_tenant_pool_size: 2,
             session_idle_timeout: Duration::from_secs(3600),
             session_absolute_timeout: Duration::from_secs(86400),
             trust_proxy: true,

@@ -104,19 +104,21 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             app.run_until_stopped().await
         }
         Command::Migrate => {
-            let (owner, names) = Db::connect_owner(settings.database_url.expose()).await?;
-            migrate_all(&owner, &names).await?;
+            let (owner, roles) =
+                Db::connect_owner(settings.database_url.expose(), &settings.db_role_secret).await?;
+            migrate_all(&owner, &roles).await?;
             println!("migrations applied");
             Ok(())
         }
         Command::Setup => {
-            let (owner, names) = Db::connect_owner(settings.database_url.expose()).await?;
-            migrate_all(&owner, &names).await?;
+            let (owner, roles) =
+                Db::connect_owner(settings.database_url.expose(), &settings.db_role_secret).await?;
+            migrate_all(&owner, &roles).await?;
             let password =
                 std::env::var("DEMO_PASSWORD").unwrap_or_else(|_| "brandops-demo".into());
             let seeded = seed_demo_if_empty(
                 &owner,
-                &names,
+                &roles,
                 &settings.tenants_dir.join("demo"),
                 &password,
             )
@@ -144,8 +146,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 async fn tenant_command(settings: Settings, command: TenantCommand) -> anyhow::Result<()> {
-    let (owner, names) = Db::connect_owner(settings.database_url.expose()).await?;
-    migrate_all(&owner, &names).await?;
+    let (owner, roles) =
+        Db::connect_owner(settings.database_url.expose(), &settings.db_role_secret).await?;
+    migrate_all(&owner, &roles).await?;
     let fail = |e: brandops::http::error::ApiError| anyhow::anyhow!(e.message);
     match command {
         TenantCommand::Create {
@@ -174,7 +177,7 @@ async fn tenant_command(settings: Settings, command: TenantCommand) -> anyhow::R
             };
             let prepared = request.prepare(&Passwords::new(1)?).await.map_err(fail)?;
             let mut tx = owner.begin().await?;
-            let t = onboard(&mut tx, &names, &prepared, &Actor::cli())
+            let t = onboard(&mut tx, &roles, &prepared, &Actor::cli())
                 .await
                 .map_err(fail)?;
             tx.commit().await?;

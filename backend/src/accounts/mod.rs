@@ -19,6 +19,14 @@ use crate::tenants::TenantKind;
 /// The exact answer when the organisation is at its user limit.
 pub const USER_LIMIT_REACHED: &str = "You have reached limit to add users.";
 
+/// What `platform.tenant_add_account` raises at the user limit.
+pub const USER_LIMIT_SQLSTATE: &str = "BO001";
+
+/// The one answer for an email that cannot be used for a new account, taken
+/// here or in another organisation alike (which is not ours to tell).
+pub const EMAIL_CANNOT_BE_USED: &str =
+    "This email address cannot be used for a new account. Use another address.";
+
 #[derive(Enum, Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
 #[oai(rename_all = "snake_case")]
 #[serde(rename_all = "snake_case")]

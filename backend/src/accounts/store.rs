@@ -5,7 +5,8 @@ use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
 
-use super::{AccountSummary, Email, NewAccount};
+use super::{AccountSummary, EMAIL_CANNOT_BE_USED, Email, NewAccount};
+use crate::audit::Actor;
 use crate::db::unique_violation;
 use crate::http::error::ApiError;
 
@@ -30,34 +31,44 @@ pub async fn insert_account(
     .map_err(|e| match unique_violation(&e) {
         // Whether the address is taken here or in another organisation is
         // not ours to tell: one answer for every address that cannot be used.
-        Some("accounts_email_key") => ApiError::conflict(
-            "This email address cannot be used for a new account. Use another address.",
-        ),
+        Some("accounts_email_key") => ApiError::conflict(EMAIL_CANNOT_BE_USED),
         _ => ApiError::from(e),
     })
 }
 
-/// The tenant's user limit and its current number of accounts. Locks the
-/// tenant's row until the transaction ends, so concurrent adds queue behind
-/// each other. Two statements on purpose: under READ COMMITTED the count
-/// must take its snapshot *after* the lock is granted, so that it sees the
-/// accounts the adds ahead in the queue committed; counting in the locking
-/// statement itself would use the snapshot taken before it waited.
-pub async fn lock_user_limit(
+/// Adds an account to the organisation this tenant connection belongs to,
+/// within its user limit, with its audit record (`platform.tenant_add_account`
+/// finds the organisation from the connection's role). The new account's id.
+pub async fn add_to_own_tenant(
     conn: &mut PgConnection,
-    tenant_id: Uuid,
-) -> Result<(i32, i64), sqlx::Error> {
-    let limit: i32 =
-        sqlx::query_scalar("SELECT user_limit FROM platform.tenants WHERE id = $1 FOR UPDATE")
-            .bind(tenant_id)
-            .fetch_one(&mut *conn)
-            .await?;
-    let count: i64 =
-        sqlx::query_scalar("SELECT count(*) FROM platform.accounts WHERE tenant_id = $1")
-            .bind(tenant_id)
-            .fetch_one(&mut *conn)
-            .await?;
-    Ok((limit, count))
+    account: &NewAccount,
+    actor: &Actor,
+) -> Result<Uuid, sqlx::Error> {
+    sqlx::query_scalar("SELECT platform.tenant_add_account($1, $2, $3, $4, $5, $6)")
+        .bind(account.email.as_str())
+        .bind(account.name.as_str())
+        .bind(account.role.as_str())
+        .bind(&account.password_hash)
+        .bind(actor.account_id)
+        .bind(&actor.ip)
+        .fetch_one(conn)
+        .await
+}
+
+/// Removes the account `id` of the organisation this tenant connection
+/// belongs to, with its sessions and an audit record; its email, or None when
+/// the organisation has no such account.
+pub async fn remove_from_own_tenant(
+    conn: &mut PgConnection,
+    id: Uuid,
+    actor: &Actor,
+) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT platform.tenant_remove_account($1, $2, $3)")
+        .bind(id)
+        .bind(actor.account_id)
+        .bind(&actor.ip)
+        .fetch_one(conn)
+        .await
 }
 
 /// The tenant's accounts other than `except`, by name.
@@ -73,22 +84,6 @@ pub async fn list_others<'e>(
     .bind(tenant_id)
     .bind(except)
     .fetch_all(db)
-    .await
-}
-
-/// Deletes the tenant's account `id`; its email, or None when the tenant has
-/// no such account.
-pub async fn delete_account(
-    conn: &mut PgConnection,
-    tenant_id: Uuid,
-    id: Uuid,
-) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar(
-        "DELETE FROM platform.accounts WHERE id = $1 AND tenant_id = $2 RETURNING email",
-    )
-    .bind(id)
-    .bind(tenant_id)
-    .fetch_optional(conn)
     .await
 }
 

@@ -151,7 +151,7 @@ impl AuthApi {
             )
             .into());
         }
-        let db = &state.db.app;
+        let db = &state.db.platform;
         let account_key = throttle::account_key(&email);
         let address_key = ctx.ip.as_deref().map(throttle::address_key);
         // An address many failures came from slows its sign-ins down. It
@@ -270,9 +270,9 @@ impl AuthApi {
         caller: SignedIn,
         jar: &CookieJar,
     ) -> Result<LogoutOk, LogoutError> {
-        store::delete_session(&state.db.app, &caller.session.id_hash).await?;
+        store::delete_session(&state.db.platform, &caller.session.id_hash).await?;
         audit::record(
-            &state.db.app,
+            &state.db.platform,
             &caller.actor,
             "auth.logout",
             None,

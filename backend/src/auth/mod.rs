@@ -103,5 +103,5 @@ pub fn tokens_equal(a: &str, b: &str) -> bool {
 /// already ignore them; this only keeps the tables small. The server runs it
 /// every ten minutes.
 pub async fn sweep_ended(db: &Db, idle: Duration) -> Result<(), sqlx::Error> {
-    store::sweep_ended(&db.app, idle).await
+    store::sweep_ended(&db.platform, idle).await
 }

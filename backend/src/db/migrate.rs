@@ -10,7 +10,7 @@ use sqlx::migrate::{Migration, Migrator};
 use sqlx::{AssertSqlSafe, PgConnection, PgPool};
 use uuid::Uuid;
 
-use crate::db::DbNames;
+use crate::db::{DbRoles, provision};
 use crate::tenants::TenantRef;
 use crate::tenants::store::all_tenant_refs;
 
@@ -30,9 +30,10 @@ CREATE TABLE IF NOT EXISTS platform.schema_migrations (
 );
 ";
 
-/// Applies pending platform migrations, makes sure the runtime role exists with
-/// its grants, then brings every tenant schema up to date.
-pub async fn migrate_all(owner: &PgPool, names: &DbNames) -> anyhow::Result<()> {
+/// Applies pending platform migrations, makes sure the login roles exist
+/// with their grants and the passwords of the current secret, then brings
+/// every tenant schema up to date.
+pub async fn migrate_all(owner: &PgPool, roles: &DbRoles) -> anyhow::Result<()> {
     let mut tx = owner.begin().await?;
     sqlx::query("SELECT pg_advisory_xact_lock($1)")
         .bind(MIGRATION_LOCK)
@@ -58,40 +59,12 @@ pub async fn migrate_all(owner: &PgPool, names: &DbNames) -> anyhow::Result<()> 
         .execute(&mut *tx)
         .await?;
     }
-    grant_runtime_role(&mut tx, names).await?;
+    provision::platform_roles(&mut tx, roles).await?;
     for tenant in all_tenant_refs(&mut *tx).await? {
+        provision::tenant_login(&mut tx, roles, &tenant).await?;
         migrate_tenant(&mut tx, &tenant).await?;
     }
     tx.commit().await?;
-    Ok(())
-}
-
-/// The runtime role: NOINHERIT, so it reaches a tenant schema only after an
-/// explicit `SET LOCAL ROLE`; DML on the platform tables, nothing else.
-async fn grant_runtime_role(tx: &mut PgConnection, names: &DbNames) -> anyhow::Result<()> {
-    let role = &names.runtime_role;
-    let exists: bool =
-        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)")
-            .bind(role)
-            .fetch_one(&mut *tx)
-            .await?;
-    if !exists {
-        sqlx::raw_sql(AssertSqlSafe(format!(
-            "CREATE ROLE \"{role}\" NOLOGIN NOINHERIT"
-        )))
-        .execute(&mut *tx)
-        .await?;
-    }
-    sqlx::raw_sql(AssertSqlSafe(format!(
-        "GRANT \"{role}\" TO CURRENT_USER;
-         GRANT USAGE ON SCHEMA platform TO \"{role}\";
-         GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA platform TO \"{role}\";
-         GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA platform TO \"{role}\";
-         REVOKE ALL ON platform.schema_migrations, platform.tenant_migrations FROM \"{role}\";
-         GRANT SELECT ON platform.schema_migrations, platform.tenant_migrations TO \"{role}\";"
-    )))
-    .execute(&mut *tx)
-    .await?;
     Ok(())
 }
 

@@ -1,84 +1,62 @@
 //! Connection pools, tenant transactions, migrations and tenant schemas.
 //!
-//! Two pools share one `DATABASE_URL`:
-//! - `owner`: small; runs migrations and tenant provisioning (CREATE SCHEMA,
+//! Three kinds of connection, each logging in as its own role (see
+//! [`roles`] and ADR 0010):
+//! - `owner` (`DATABASE_URL`): migrations and provisioning (CREATE SCHEMA,
 //!   CREATE ROLE). Never used for request data.
-//! - `app`: request traffic. Its connections start with the PostgreSQL session
-//!   role set to the runtime role (a startup parameter, not a `SET`): a
-//!   NOINHERIT role that can use the `platform` tables and may switch into
-//!   tenant roles but owns nothing and reads no tenant schema by itself.
+//! - `platform`: the platform LOGIN role; identities, sessions, throttle,
+//!   audit. It cannot reach any tenant schema nor switch into a tenant role.
+//! - one small pool per tenant ([`pools::TenantPools`]), logging in as the
+//!   tenant's own role, whose `search_path` is its schema: whatever statement
+//!   is sent on it, PostgreSQL lets it reach that schema and nothing else.
 //!
-//! Tenant data is reached only through a [`TenantTx`]: [`Db::begin_tenant`]
-//! opens a transaction, switches to the tenant's role with `SET LOCAL ROLE`
-//! and sets a transaction-local `search_path` of the tenant schema alone, in
-//! one round trip. When the transaction ends, the connection is back to the
-//! runtime role, so nothing leaks into the pool.
-//!
-//! An operation that must change platform rows and tenant rows atomically
-//! opens a [`PlatformTx`], writes its platform rows, then turns it into a
-//! [`TenantTx`] with [`PlatformTx::enter_tenant`]: one transaction, platform
-//! first (after the switch the platform schema is out of reach), and the
-//! types make the order the only one possible.
+//! Tenant data is reached only through a [`TenantTx`] from
+//! [`Db::begin_tenant`]. An operation that must change platform rows with
+//! tenant rows runs on the tenant's connection and calls a `platform.tenant_*`
+//! function, which acts for the connection's own tenant only.
 //!
 //! The SQL itself lives in each domain's `store.rs`, as functions that take a
 //! connection (`&mut PgConnection`, which both transactions deref to) or an
 //! executor.
 
 pub mod migrate;
+pub mod pools;
 pub mod provision;
+pub mod roles;
 
 use std::ops::{Deref, DerefMut};
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
-use sqlx::{AssertSqlSafe, PgConnection, PgPool, Postgres, Transaction};
+use sqlx::{PgConnection, PgPool, Postgres, Transaction};
 
+pub use pools::{Budget, TenantPools};
+pub use roles::DbRoles;
+
+use crate::config::{Secret, Settings};
 use crate::tenants::TenantRef;
 
 #[derive(Clone, Debug)]
 pub struct Db {
     pub owner: PgPool,
-    pub app: PgPool,
-    pub names: DbNames,
-}
-
-/// Names derived from the database, so several databases (one per test) can
-/// share a PostgreSQL cluster, whose roles are cluster-wide.
-#[derive(Clone, Debug)]
-pub struct DbNames {
-    pub role_prefix: String,
-    pub runtime_role: String,
-}
-
-impl DbNames {
-    pub fn for_database(database: &str) -> Self {
-        let mut prefix: String = database
-            .to_ascii_lowercase()
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-            .take(24)
-            .collect();
-        if !prefix.starts_with(|c: char| c.is_ascii_lowercase()) {
-            prefix.insert(0, 'd');
-        }
-        Self {
-            runtime_role: format!("{prefix}_app"),
-            role_prefix: prefix,
-        }
-    }
-
-    pub fn tenant_role(&self, schema: &str) -> String {
-        format!("{}_{}", self.role_prefix, schema)
-    }
+    pub platform: PgPool,
+    pub tenants: Arc<TenantPools>,
+    pub roles: DbRoles,
 }
 
 impl Db {
     /// Connects the owner pool only (for migrations, provisioning, CLI work).
-    pub async fn connect_owner(database_url: &str) -> anyhow::Result<(PgPool, DbNames)> {
+    pub async fn connect_owner(
+        database_url: &str,
+        secret: &Secret,
+    ) -> anyhow::Result<(PgPool, DbRoles)> {
         let options = PgConnectOptions::from_str(database_url)?;
         let owner = PgPoolOptions::new()
-            .max_connections(4)
+            .max_connections(Budget::OWNER)
+            .min_connections(0)
+            .idle_timeout(Duration::from_secs(60))
             .acquire_timeout(Duration::from_secs(10))
             .connect_with(options)
             .await
@@ -86,65 +64,84 @@ impl Db {
         let database: String = sqlx::query_scalar("SELECT current_database()")
             .fetch_one(&owner)
             .await?;
-        Ok((owner, DbNames::for_database(&database)))
+        Ok((owner, DbRoles::for_database(&database, secret.clone())))
     }
 
-    /// Connects both pools. The runtime role must exist (run migrations first).
-    pub async fn connect(database_url: &str, max_connections: u32) -> anyhow::Result<Self> {
-        let (owner, names) = Self::connect_owner(database_url).await?;
-        let app_options = PgConnectOptions::from_str(database_url)?
-            .options([("role", names.runtime_role.as_str())])
+    /// Connects the owner and platform pools and sets up the tenant pools
+    /// (connected on demand). The login roles must exist: migrate first.
+    pub async fn connect(settings: &Settings) -> anyhow::Result<Self> {
+        let budget = Budget::split(settings.db_max_connections, settings.db_tenant_pool_size)?;
+        let (owner, roles) =
+            Self::connect_owner(settings.database_url.expose(), &settings.db_role_secret).await?;
+        let base = PgConnectOptions::from_str(settings.database_url.expose())?
             .application_name("brandops");
-        let app = PgPoolOptions::new()
-            .max_connections(max_connections)
+        let platform = PgPoolOptions::new()
+            .max_connections(budget.platform)
             .min_connections(1)
+            .idle_timeout(Duration::from_secs(300))
             .acquire_timeout(Duration::from_secs(5))
-            .connect_with(app_options)
-            .await?;
-        Ok(Self { owner, app, names })
+            .connect_with(
+                base.clone()
+                    .username(&roles.platform_role)
+                    .password(&roles.password_for(&roles.platform_role)),
+            )
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot connect as the platform role: {e}"))?;
+        let tenant_base = match &settings.tenant_database_url {
+            // Through a transaction pooler (PgBouncer): named statements must
+            // not outlive the transaction that prepared them.
+            Some(url) => PgConnectOptions::from_str(url.expose())?
+                .application_name("brandops")
+                .statement_cache_capacity(0),
+            None => base,
+        };
+        let tenants = Arc::new(TenantPools::new(tenant_base, roles.clone(), budget));
+        Ok(Self {
+            owner,
+            platform,
+            tenants,
+            roles,
+        })
     }
 
-    /// Opens a transaction in the tenant's role and schema (one round trip).
+    /// Opens a transaction on a connection of the tenant's own role.
     pub async fn begin_tenant(&self, tenant: &TenantRef) -> Result<TenantTx, sqlx::Error> {
-        let tx = self
-            .app
-            .begin_with(AssertSqlSafe(format!(
-                "BEGIN; {}",
-                enter_tenant_sql(tenant)
-            )))
-            .await?;
-        Ok(TenantTx(tx))
+        let (pool, lease) = self.tenants.lease(tenant).await?;
+        let tx = pool.begin().await?;
+        Ok(TenantTx { tx, _lease: lease })
     }
 
-    /// Opens a transaction in the runtime role (platform tables only).
+    /// Opens a transaction on the platform tables.
     pub async fn begin_platform(&self) -> Result<PlatformTx, sqlx::Error> {
-        Ok(PlatformTx(self.app.begin().await?))
+        Ok(PlatformTx(self.platform.begin().await?))
     }
 
     /// The database answers (readiness).
     pub async fn ping(&self) -> Result<(), sqlx::Error> {
-        sqlx::raw_sql("SELECT 1").execute(&self.app).await?;
+        sqlx::raw_sql("SELECT 1").execute(&self.platform).await?;
         Ok(())
+    }
+
+    /// Closes every pool (at shutdown).
+    pub async fn close(&self) {
+        self.tenants.close().await;
+        self.platform.close().await;
+        self.owner.close().await;
     }
 }
 
-/// A transaction on the platform tables, in the runtime role.
+/// A transaction on the platform tables, as the platform role.
 pub struct PlatformTx(Transaction<'static, Postgres>);
 
-/// A transaction inside one tenant's role and schema.
-pub struct TenantTx(Transaction<'static, Postgres>);
+/// A transaction on a connection of one tenant's role. Field order matters:
+/// the transaction (and its connection) goes back to the pool before the
+/// lease that keeps the pool open is released.
+pub struct TenantTx {
+    tx: Transaction<'static, Postgres>,
+    _lease: pools::Lease,
+}
 
 impl PlatformTx {
-    /// Continues this transaction inside the tenant: the platform rows
-    /// written so far and the tenant rows written next commit together, or
-    /// not at all.
-    pub async fn enter_tenant(mut self, tenant: &TenantRef) -> Result<TenantTx, sqlx::Error> {
-        sqlx::raw_sql(AssertSqlSafe(enter_tenant_sql(tenant)))
-            .execute(&mut *self.0)
-            .await?;
-        Ok(TenantTx(self.0))
-    }
-
     pub async fn commit(self) -> Result<(), sqlx::Error> {
         self.0.commit().await
     }
@@ -152,7 +149,7 @@ impl PlatformTx {
 
 impl TenantTx {
     pub async fn commit(self) -> Result<(), sqlx::Error> {
-        self.0.commit().await
+        self.tx.commit().await
     }
 
     /// Ends a transaction that only read. Dropping it makes sqlx queue a
@@ -166,33 +163,37 @@ impl TenantTx {
     }
 }
 
-macro_rules! deref_to_connection {
-    ($($tx:ty),*) => {$(
-        impl Deref for $tx {
-            type Target = PgConnection;
-            fn deref(&self) -> &PgConnection {
-                &self.0
-            }
-        }
-        impl DerefMut for $tx {
-            fn deref_mut(&mut self) -> &mut PgConnection {
-                &mut self.0
-            }
-        }
-    )*};
+impl Deref for PlatformTx {
+    type Target = PgConnection;
+    fn deref(&self) -> &PgConnection {
+        &self.0
+    }
 }
-deref_to_connection!(PlatformTx, TenantTx);
+impl DerefMut for PlatformTx {
+    fn deref_mut(&mut self) -> &mut PgConnection {
+        &mut self.0
+    }
+}
+impl Deref for TenantTx {
+    type Target = PgConnection;
+    fn deref(&self) -> &PgConnection {
+        &self.tx
+    }
+}
+impl DerefMut for TenantTx {
+    fn deref_mut(&mut self) -> &mut PgConnection {
+        &mut self.tx
+    }
+}
 
-/// `SET LOCAL ROLE` and a transaction-local `search_path` for `tenant`.
-pub(crate) fn enter_tenant_sql(tenant: &TenantRef) -> String {
-    // Both names were validated as plain lower-case identifiers when the tenant
-    // was created and again when TenantRef was built; they never come from
-    // request text.
-    format!(
-        "SET LOCAL ROLE \"{role}\"; SELECT set_config('search_path', '{schema}', true)",
-        role = tenant.role_name.as_str(),
-        schema = tenant.schema_name.as_str(),
-    )
+/// The SQLSTATE of a database error, if that is what failed.
+pub fn sqlstate(err: &sqlx::Error) -> Option<&str> {
+    match err {
+        sqlx::Error::Database(db) => db
+            .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+            .map(|e| e.code()),
+        _ => None,
+    }
 }
 
 /// The name of the unique constraint a statement violated, if that is what

@@ -241,7 +241,12 @@ impl<E> GuardEndpoint<E> {
             .filter(|_| !health);
         let session = match token {
             Some(token) => {
-                sessions::load(&state.db.app, &token, state.settings.session_idle_timeout).await?
+                sessions::load(
+                    &state.db.platform,
+                    &token,
+                    state.settings.session_idle_timeout,
+                )
+                .await?
             }
             None => None,
         };

@@ -44,10 +44,11 @@ fn cookie_key(settings: &Settings) -> anyhow::Result<CookieKey> {
 impl Application {
     /// Migrates (idempotent), connects, loads the policy and binds the port.
     pub async fn build(mut settings: Settings) -> anyhow::Result<Self> {
-        let (owner, names) = Db::connect_owner(settings.database_url.expose()).await?;
-        migrate_all(&owner, &names).await?;
+        let (owner, roles) =
+            Db::connect_owner(settings.database_url.expose(), &settings.db_role_secret).await?;
+        migrate_all(&owner, &roles).await?;
         owner.close().await;
-        let db = Db::connect(settings.database_url.expose(), settings.db_max_connections).await?;
+        let db = Db::connect(&settings).await?;
         let operations = Operations::of::<Apis>()?;
         let access = Access::load(&settings.tenants_dir.join("access"), operations.ids()).await?;
         let passwords = Passwords::new(settings.password_hash_concurrency)?;
@@ -98,7 +99,7 @@ impl Application {
             .run_with_graceful_shutdown(app, shutdown_signal(), Some(Duration::from_secs(20)))
             .await?;
         janitor.abort();
-        self.state.db.app.close().await;
+        self.state.db.platform.close().await;
         self.state.db.owner.close().await;
         Ok(())
     }

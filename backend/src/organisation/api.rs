@@ -6,7 +6,6 @@ use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 
 use super::store;
-use crate::audit;
 use crate::error_responses;
 use crate::http::error::ApiError;
 use crate::http::security::TenantSession;
@@ -67,7 +66,7 @@ error_responses!(RenameError with body {
 impl OrganisationApi {
     async fn load(state: &SharedState, caller: &TenantSession) -> Result<Organisation, ApiError> {
         let tenant = &caller.tenant;
-        let facts = store::tenant_facts(&state.db.app, tenant.id).await?;
+        let facts = store::tenant_facts(&state.db.platform, tenant.id).await?;
         let mut tx = state.db.begin_tenant(tenant).await?;
         let name = store::display_name(&mut tx).await?;
         tx.end_read_only();
@@ -128,17 +127,15 @@ impl OrganisationApi {
     ) -> Result<OrganisationOk, RenameError> {
         let tenant = &caller.tenant;
         let name = OrganisationName::parse(&body.name)?;
-        let mut tx = state.db.begin_platform().await?;
-        audit::record(
-            &mut *tx,
+        let mut tx = state.db.begin_tenant(tenant).await?;
+        store::audit_own_tenant(
+            &mut tx,
             &caller.actor,
             "organisation.rename",
-            Some(tenant.id),
-            Some(&tenant.client_id),
+            &tenant.client_id,
             serde_json::json!({ "name": name.as_str() }),
         )
         .await?;
-        let mut tx = tx.enter_tenant(tenant).await?;
         store::rename(&mut tx, &name, caller.session.account_id).await?;
         tx.commit().await?;
         Ok(OrganisationOk::Ok(Json(Self::load(&state, &caller).await?)))

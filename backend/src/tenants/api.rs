@@ -75,7 +75,7 @@ impl TenantsApi {
         _caller: SignedIn,
     ) -> Result<TenantListOk, TenantListError> {
         Ok(TenantListOk::Ok(Json(
-            store::list_tenants(&state.db.app).await?,
+            store::list_tenants(&state.db.platform).await?,
         )))
     }
 
@@ -109,9 +109,9 @@ impl TenantsApi {
         };
         let prepared = request.prepare(&state.passwords).await?;
         let mut tx = state.db.owner.begin().await?;
-        let created = onboard(&mut tx, &state.db.names, &prepared, &caller.actor).await?;
+        let created = onboard(&mut tx, &state.db.roles, &prepared, &caller.actor).await?;
         tx.commit().await?;
-        let tenant = store::find_tenant(&state.db.app, &created.client_id)
+        let tenant = store::find_tenant(&state.db.platform, &created.client_id)
             .await?
             .ok_or_else(|| ApiError::internal(anyhow::anyhow!("created tenant not found")))?;
         Ok(TenantCreated::Created(Json(tenant)))
@@ -129,7 +129,7 @@ impl TenantsApi {
         caller: SignedIn,
         client_id: Path<String>,
     ) -> Result<TenantOk, TenantChangeError> {
-        let tenant = set_suspended(&state.db.app, &client_id.0, true, &caller.actor).await?;
+        let tenant = set_suspended(&state.db.platform, &client_id.0, true, &caller.actor).await?;
         Ok(TenantOk::Ok(Json(tenant)))
     }
 
@@ -145,7 +145,7 @@ impl TenantsApi {
         caller: SignedIn,
         client_id: Path<String>,
     ) -> Result<TenantOk, TenantChangeError> {
-        let tenant = set_suspended(&state.db.app, &client_id.0, false, &caller.actor).await?;
+        let tenant = set_suspended(&state.db.platform, &client_id.0, false, &caller.actor).await?;
         Ok(TenantOk::Ok(Json(tenant)))
     }
 }

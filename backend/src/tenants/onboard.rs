@@ -15,7 +15,7 @@ use super::{Ident, MODULES, OrganisationName, TenantKind, TenantRef, default_mod
 use crate::accounts::{Email, NewAccount, NewPassword, PersonName, Role};
 use crate::audit::{self, Actor};
 use crate::auth::password::Passwords;
-use crate::db::{self, DbNames, unique_violation};
+use crate::db::{self, DbRoles, unique_violation};
 use crate::http::error::ApiError;
 
 /// A tenant to onboard, as received: nothing here is checked yet.
@@ -183,11 +183,11 @@ impl Onboarding {
 /// transaction: nothing is left behind unless the caller commits.
 pub async fn onboard(
     tx: &mut PgConnection,
-    names: &DbNames,
+    roles: &DbRoles,
     new: &PreparedTenant,
     actor: &Actor,
 ) -> Result<TenantRef, ApiError> {
-    let role = Ident::parse(&names.tenant_role(new.schema.as_str()))
+    let role = Ident::parse(&roles.tenant_role(new.schema.as_str()))
         .ok_or_else(|| ApiError::invalid_input("The schema name is too long."))?;
     let taken = || {
         ApiError::conflict(format!(
@@ -236,7 +236,7 @@ pub async fn onboard(
             new.schema.as_str()
         )));
     }
-    db::provision::create_schema_and_role(tx, names, &tenant, role_exists).await?;
+    db::provision::create_schema_and_role(tx, roles, &tenant, role_exists).await?;
     db::migrate::migrate_tenant(tx, &tenant)
         .await
         .map_err(ApiError::internal)?;

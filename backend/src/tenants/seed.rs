@@ -9,13 +9,13 @@ use super::{FirstAccount, Onboarding, onboard, store};
 use crate::accounts::{Email, NewAccount, PersonName, Role};
 use crate::audit::{self, Actor};
 use crate::auth::password::Passwords;
-use crate::db::DbNames;
+use crate::db::DbRoles;
 
 /// Seeds every demo tenant and platform admin when the database holds no
 /// tenant yet; returns how many accounts it created (0: nothing seeded).
 pub async fn seed_demo_if_empty(
     owner: &PgPool,
-    names: &DbNames,
+    roles: &DbRoles,
     dir: &Path,
     password: &str,
 ) -> anyhow::Result<usize> {
@@ -58,7 +58,7 @@ pub async fn seed_demo_if_empty(
             .prepare(&passwords)
             .await
             .map_err(|e| fail(e.message))?;
-        onboard(&mut tx, names, &prepared, &actor)
+        onboard(&mut tx, roles, &prepared, &actor)
             .await
             .map_err(|e| fail(e.message))?;
     }

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use brandops::accounts::{Email, NewAccount, PersonName, Role};
 use brandops::audit::Actor;
 use brandops::auth::password::Passwords;
-use brandops::config::Settings;
+use brandops::config::{Secret, Settings};
 use brandops::http::startup::Application;
 use brandops::http::state::SharedState;
 use brandops::tenants::{
@@ -65,6 +65,13 @@ pub async fn fresh_database() -> String {
     url.to_string()
 }
 
+/// PgBouncer's URL when the tests run through it (`TEST_PGBOUNCER_URL`).
+pub fn pooler_url() -> Option<String> {
+    std::env::var("TEST_PGBOUNCER_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+}
+
 pub struct TestApp {
     pub base: String,
     pub database_url: String,
@@ -91,6 +98,13 @@ impl TestApp {
     pub async fn spawn_with(configure: impl FnOnce(&mut Settings)) -> Self {
         let database_url = fresh_database().await;
         let mut settings = Settings::for_tests(&database_url, &repo_root());
+        // `make test` runs the isolation tests a second time with the tenant
+        // connections going through PgBouncer in transaction mode.
+        if let Some(url) = pooler_url() {
+            let mut url = reqwest::Url::parse(&url).unwrap();
+            url.set_path(&database_url[database_url.rfind('/').unwrap()..]);
+            settings.tenant_database_url = Some(Secret::new(url.to_string()));
+        }
         configure(&mut settings);
         let app = Application::build(settings).await.expect("build app");
         let base = format!("http://127.0.0.1:{}", app.port());
@@ -118,7 +132,7 @@ impl TestApp {
             accounts: vec![new_account(&admin, Role::Admin).await],
         };
         let mut tx = self.owner.begin().await.unwrap();
-        let tenant = onboard(&mut tx, &self.state.db.names, &prepared, &Actor::cli())
+        let tenant = onboard(&mut tx, &self.state.db.roles, &prepared, &Actor::cli())
             .await
             .unwrap();
         tx.commit().await.unwrap();

@@ -9,6 +9,7 @@ mod access;
 mod auth;
 mod headers;
 mod input;
+mod isolation;
 mod me;
 mod openapi;
 mod organisation;

@@ -24,6 +24,7 @@ async fn serve_logs_json_serves_the_app_and_stops_gracefully_on_sigterm() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_brandops"))
         .arg("serve")
         .env("DATABASE_URL", &app.database_url)
+        .env("DB_ROLE_SECRET", app.state.settings.db_role_secret.expose())
         .env("PORT", "0")
         .env("FRONTEND_DIR", &dist)
         .env("TENANTS_DIR", repo_root().join("tenants"))

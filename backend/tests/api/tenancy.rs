@@ -1,150 +1,14 @@
-//! Tenancy: PostgreSQL itself refuses cross-tenant access; canary rows never
-//! cross with a pool of one connection; all tenant schemas have the same
-//! shape; onboarding is all or nothing; suspension ends sessions; the demo
-//! seed.
+//! Tenancy: all tenant schemas have the same shape; onboarding is all or
+//! nothing; suspension ends sessions; the demo seed. (What PostgreSQL
+//! refuses across tenants is in `isolation.rs`.)
 
 use brandops::accounts::Role;
+use brandops::config::Settings;
 use brandops::tenants::TenantKind;
 use reqwest::StatusCode;
 use serde_json::json;
 
 use crate::helpers::{PASSWORD, TestApp, fresh_database, repo_root};
-
-fn sqlstate(err: &sqlx::Error) -> Option<String> {
-    match err {
-        sqlx::Error::Database(db) => db.code().map(|c| c.to_string()),
-        _ => None,
-    }
-}
-
-#[tokio::test]
-async fn postgres_refuses_a_query_naming_another_tenants_schema() {
-    let app = TestApp::spawn().await;
-    let (a, b, client) = (app.brand().await, app.brand().await, app.client_org().await);
-    let db = &app.state.db;
-    let a_name: String = sqlx::query_scalar("SELECT name FROM platform.tenants WHERE id = $1")
-        .bind(a.tenant.id)
-        .fetch_one(&app.owner)
-        .await
-        .unwrap();
-
-    // Inside A's transaction its own tables are readable, unqualified...
-    let mut tx = db.begin_tenant(&a.tenant).await.unwrap();
-    let name: String = sqlx::query_scalar("SELECT display_name FROM org_settings")
-        .fetch_one(&mut *tx)
-        .await
-        .unwrap();
-    assert_eq!(name, a_name);
-    // ...but naming B's schema is refused by PostgreSQL.
-    let err = sqlx::query(sqlx::AssertSqlSafe(format!(
-        "SELECT * FROM {}.org_settings",
-        b.schema
-    )))
-    .fetch_all(&mut *tx)
-    .await
-    .unwrap_err();
-    assert_eq!(sqlstate(&err).as_deref(), Some("42501"), "{err}");
-    assert!(err.to_string().contains("permission denied"), "{err}");
-    tx.end_read_only();
-
-    // Writes too, and the platform tables are out of reach inside a tenant.
-    for sql in [
-        format!(
-            "INSERT INTO {}.user_preferences (account_id) VALUES (gen_random_uuid())",
-            client.schema
-        ),
-        "SELECT * FROM platform.accounts".to_string(),
-        "SELECT * FROM platform.sessions".to_string(),
-    ] {
-        let mut tx = db.begin_tenant(&a.tenant).await.unwrap();
-        let err = sqlx::query(sqlx::AssertSqlSafe(sql.clone()))
-            .execute(&mut *tx)
-            .await
-            .unwrap_err();
-        assert_eq!(sqlstate(&err).as_deref(), Some("42501"), "{sql}: {err}");
-        tx.end_read_only();
-    }
-
-    // The runtime role outside a tenant transaction reads no tenant schema.
-    let err = sqlx::query(sqlx::AssertSqlSafe(format!(
-        "SELECT * FROM {}.org_settings",
-        a.schema
-    )))
-    .fetch_all(&db.app)
-    .await
-    .unwrap_err();
-    assert_eq!(sqlstate(&err).as_deref(), Some("42501"), "{err}");
-
-    // Nothing is set at session level: after the transaction the connection
-    // is back to the runtime role with the default search_path.
-    let (role, path): (String, String) =
-        sqlx::query_as("SELECT current_user::text, current_setting('search_path')")
-            .fetch_one(&db.app)
-            .await
-            .unwrap();
-    assert_eq!(role, db.names.runtime_role);
-    assert!(!path.contains(&a.schema), "{path}");
-}
-
-#[tokio::test]
-async fn canary_rows_never_cross_tenants_on_a_single_pooled_connection() {
-    let app = TestApp::spawn_with(|s| s.db_max_connections = 1).await;
-    let (a, b) = (app.brand().await, app.brand().await);
-    let tenants = [(&a, "canary-a", "dark"), (&b, "canary-b", "light")];
-    for (t, canary, _) in tenants {
-        sqlx::query(sqlx::AssertSqlSafe(format!(
-            "UPDATE {}.org_settings SET display_name = $1",
-            t.schema
-        )))
-        .bind(canary)
-        .execute(&app.owner)
-        .await
-        .unwrap();
-    }
-    let clients = [app.login(&a.admin).await, app.login(&b.admin).await];
-    for round in 0..20 {
-        for (c, (_, canary, theme)) in clients.iter().zip(tenants) {
-            let (status, org) = c.get("/api/organisation").await;
-            assert_eq!(status, StatusCode::OK);
-            assert_eq!(org["name"], canary, "round {round}");
-            let landing = format!("/products/{round}");
-            let (status, _) = c
-                .put(
-                    "/api/me/preferences",
-                    json!({"theme": theme, "landingPage": landing}),
-                )
-                .await;
-            assert_eq!(status, StatusCode::OK);
-            let (_, prefs) = c.get("/api/me/preferences").await;
-            assert_eq!(
-                (prefs["theme"].as_str(), prefs["landingPage"].as_str()),
-                (Some(theme), Some(landing.as_str()))
-            );
-        }
-    }
-    // Each schema holds only its own tenant's rows.
-    for (t, _, _) in tenants {
-        let foreign: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-            "SELECT count(*) FROM {}.user_preferences p
-             WHERE NOT EXISTS (SELECT 1 FROM platform.accounts a
-                               WHERE a.id = p.account_id AND a.tenant_id = $1)",
-            t.schema
-        )))
-        .bind(t.tenant.id)
-        .fetch_one(&app.owner)
-        .await
-        .unwrap();
-        assert_eq!(foreign, 0, "{}", t.schema);
-        let own: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-            "SELECT count(*) FROM {}.user_preferences",
-            t.schema
-        )))
-        .fetch_one(&app.owner)
-        .await
-        .unwrap();
-        assert_eq!(own, 1, "{}", t.schema);
-    }
-}
 
 #[tokio::test]
 async fn every_tenant_schema_has_the_same_columns() {
@@ -208,7 +72,7 @@ async fn tenant_traces(app: &TestApp, client_id: &str, schema: &str) -> (i64, bo
             .unwrap();
     let role_exists: bool =
         sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)")
-            .bind(app.state.db.names.tenant_role(schema))
+            .bind(app.state.db.roles.tenant_role(schema))
             .fetch_one(&app.owner)
             .await
             .unwrap();
@@ -360,6 +224,7 @@ async fn the_cli_onboards_lists_and_suspends_tenants() {
         std::process::Command::new(bin)
             .args(args)
             .env("DATABASE_URL", &app.database_url)
+            .env("DB_ROLE_SECRET", app.state.settings.db_role_secret.expose())
             .env("TENANTS_DIR", repo_root().join("tenants"))
             .env("ADMIN_PASSWORD", "hooli-password")
             .env("LOG_FORMAT", "pretty")
@@ -462,8 +327,11 @@ async fn a_recreated_database_of_the_same_name_can_be_set_up_again() {
     let setup = |url: String| {
         let prepared = &prepared;
         async move {
-            let (owner, names) = brandops::db::Db::connect_owner(&url).await.unwrap();
-            brandops::db::migrate::migrate_all(&owner, &names)
+            let settings = Settings::for_tests(&url, &repo_root());
+            let (owner, roles) = brandops::db::Db::connect_owner(&url, &settings.db_role_secret)
+                .await
+                .unwrap();
+            brandops::db::migrate::migrate_all(&owner, &roles)
                 .await
                 .unwrap();
             let mut roles_existed = Vec::new();
@@ -471,12 +339,12 @@ async fn a_recreated_database_of_the_same_name_can_be_set_up_again() {
             for p in prepared {
                 let existed: bool =
                     sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)")
-                        .bind(names.tenant_role(p.schema.as_str()))
+                        .bind(roles.tenant_role(p.schema.as_str()))
                         .fetch_one(&mut *tx)
                         .await
                         .unwrap();
                 roles_existed.push(existed);
-                onboard(&mut tx, &names, p, &brandops::audit::Actor::cli())
+                onboard(&mut tx, &roles, p, &brandops::audit::Actor::cli())
                     .await
                     .unwrap();
             }
@@ -506,7 +374,9 @@ async fn a_recreated_database_of_the_same_name_can_be_set_up_again() {
     assert_eq!(setup(url.clone()).await, (vec![true, true], 2));
     // The tenants of the recreated database work: each one's transaction
     // reads its own first row, as its role.
-    let db = brandops::db::Db::connect(&url, 2).await.unwrap();
+    let db = brandops::db::Db::connect(&Settings::for_tests(&url, &repo_root()))
+        .await
+        .unwrap();
     let refs = brandops::tenants::store::all_tenant_refs(&db.owner)
         .await
         .unwrap();
@@ -520,8 +390,7 @@ async fn a_recreated_database_of_the_same_name_can_be_set_up_again() {
         tx.end_read_only();
         assert_eq!(name, format!("{} Ltd", tenant.client_id));
     }
-    db.app.close().await;
-    db.owner.close().await;
+    db.close().await;
 }
 
 #[tokio::test]
@@ -533,7 +402,7 @@ async fn the_demo_seed_onboards_every_listed_account_once() {
     let dir = repo_root().join("tenants/demo");
     let password = "seed-password-1";
     // Seeds only into a database without tenants: before any is created.
-    let seeded = seed_demo_if_empty(&app.owner, &app.state.db.names, &dir, password)
+    let seeded = seed_demo_if_empty(&app.owner, &app.state.db.roles, &dir, password)
         .await
         .unwrap();
     let (tenants, platform) = load_demo(&dir).unwrap();
@@ -569,7 +438,7 @@ async fn the_demo_seed_onboards_every_listed_account_once() {
     }
 
     // A second seed finds tenants and seeds nothing.
-    let again = seed_demo_if_empty(&app.owner, &app.state.db.names, &dir, password)
+    let again = seed_demo_if_empty(&app.owner, &app.state.db.roles, &dir, password)
         .await
         .unwrap();
     assert_eq!(again, 0);

@@ -122,7 +122,7 @@ impl MeApi {
     ) -> Result<ProfileOk, ProfileError> {
         let s = &caller.session;
         let (created_at, organisation_name) =
-            store::profile_facts(&state.db.app, s.account_id).await?;
+            store::profile_facts(&state.db.platform, s.account_id).await?;
         Ok(ProfileOk::Ok(Json(Profile {
             id: s.account_id,
             name: s.name.clone(),
@@ -153,11 +153,11 @@ impl MeApi {
         // Wrong current passwords are throttled like sign-in, on the same key.
         let key = throttle::account_key(&s.email);
         if let Some(secs) =
-            throttle::take_attempt(&state.db.app, &key, throttle::ACCOUNT_THRESHOLD).await?
+            throttle::take_attempt(&state.db.platform, &key, throttle::ACCOUNT_THRESHOLD).await?
         {
             return Err(too_many_attempts(secs).into());
         }
-        let stored = store::password_hash(&state.db.app, s.account_id).await?;
+        let stored = store::password_hash(&state.db.platform, s.account_id).await?;
         // No stored password is longer than the cap: anything longer is wrong
         // without spending a hash on it.
         let plausible = body.current_password.chars().count() <= PASSWORD_MAX;
@@ -174,7 +174,7 @@ impl MeApi {
             )
             .into());
         }
-        sessions::throttle_clear(&state.db.app, &key).await?;
+        sessions::throttle_clear(&state.db.platform, &key).await?;
         let hash = state.passwords.hash(new.expose()).await?;
         let mut tx = state.db.begin_platform().await?;
         store::set_password(&mut tx, s.account_id, &hash).await?;

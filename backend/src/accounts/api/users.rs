@@ -9,11 +9,12 @@ use poem_openapi::{ApiResponse, Object, OpenApi, Union};
 use uuid::Uuid;
 
 use crate::accounts::{
-    AccountSummary, Email, NewAccount, NewPassword, PersonName, Role, USER_LIMIT_REACHED,
-    new_user_role, required, store,
+    AccountSummary, EMAIL_CANNOT_BE_USED, Email, NewAccount, NewPassword, PersonName, Role,
+    USER_LIMIT_REACHED, USER_LIMIT_SQLSTATE, new_user_role, required, store,
 };
 use crate::audit;
 use crate::auth::store as sessions;
+use crate::db::{sqlstate, unique_violation};
 use crate::error_responses;
 use crate::http::error::ApiError;
 use crate::http::security::TenantSession;
@@ -118,8 +119,12 @@ impl UsersApi {
                 ApiError::invalid_input("Unknown action: use action=otheraccountinfo.").into(),
             );
         }
-        let rows =
-            store::list_others(&state.db.app, caller.tenant.id, caller.session.account_id).await?;
+        let rows = store::list_others(
+            &state.db.platform,
+            caller.tenant.id,
+            caller.session.account_id,
+        )
+        .await?;
         Ok(AccountListOk::Ok(Json(rows)))
     }
 
@@ -211,33 +216,32 @@ async fn add_user(
     let role = new_user_role(tenant.kind, add.role.as_deref())?;
     let password_hash = state.passwords.hash(password.expose()).await?;
 
-    let mut tx = state.db.begin_platform().await?;
-    let (limit, count) = store::lock_user_limit(&mut tx, tenant.id).await?;
-    if count >= i64::from(limit) {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "user_limit",
-            USER_LIMIT_REACHED,
-        ));
-    }
     let account = NewAccount {
         email,
         name,
         role,
         password_hash,
     };
-    let created = store::insert_account(&mut tx, Some(tenant.id), &account).await?;
-    audit::record(
-        &mut *tx,
-        &caller.actor,
-        "user.add",
-        Some(tenant.id),
-        Some(&created.email),
-        serde_json::json!({ "accountId": created.id, "role": created.role }),
-    )
-    .await?;
+    let mut tx = state.db.begin_tenant(tenant).await?;
+    let id = store::add_to_own_tenant(&mut tx, &account, &caller.actor)
+        .await
+        .map_err(|e| match (sqlstate(&e), unique_violation(&e)) {
+            (Some(USER_LIMIT_SQLSTATE), _) => {
+                ApiError::new(StatusCode::FORBIDDEN, "user_limit", USER_LIMIT_REACHED)
+            }
+            // Whether the address is taken here or in another organisation
+            // is not ours to tell: one answer for every address that cannot
+            // be used.
+            (_, Some("accounts_email_key")) => ApiError::conflict(EMAIL_CANNOT_BE_USED),
+            _ => ApiError::from(e),
+        })?;
     tx.commit().await?;
-    Ok(created)
+    Ok(AccountSummary {
+        id,
+        name: account.name.as_str().to_string(),
+        email: account.email.as_str().to_string(),
+        role: account.role.as_str().to_string(),
+    })
 }
 
 /// `removeuser`: the account and its rows in the tenant's schema go together.
@@ -256,20 +260,13 @@ async fn remove_user(
             "You cannot remove your own account.",
         ));
     }
-    let mut tx = state.db.begin_platform().await?;
-    let Some(email) = store::delete_account(&mut tx, tenant.id, user_id).await? else {
+    let mut tx = state.db.begin_tenant(tenant).await?;
+    if store::remove_from_own_tenant(&mut tx, user_id, &caller.actor)
+        .await?
+        .is_none()
+    {
         return Err(ApiError::not_found("No such user in your organisation."));
-    };
-    audit::record(
-        &mut *tx,
-        &caller.actor,
-        "user.remove",
-        Some(tenant.id),
-        Some(&email),
-        serde_json::json!({ "accountId": user_id }),
-    )
-    .await?;
-    let mut tx = tx.enter_tenant(tenant).await?;
+    }
     store::delete_preferences(&mut tx, user_id).await?;
     tx.commit().await?;
     Ok(())
