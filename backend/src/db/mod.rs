@@ -29,6 +29,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use sqlx::pool::PoolConnection;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{PgConnection, PgPool, Postgres, Transaction};
 
@@ -95,7 +96,12 @@ impl Db {
                 .statement_cache_capacity(0),
             None => base,
         };
-        let tenants = Arc::new(TenantPools::new(tenant_base, roles.clone(), budget));
+        let tenants = Arc::new(TenantPools::new(
+            tenant_base,
+            roles.clone(),
+            budget,
+            settings.tenant_database_url.is_some(),
+        ));
         Ok(Self {
             owner,
             platform,
@@ -109,6 +115,24 @@ impl Db {
         let (pool, lease) = self.tenants.lease(tenant).await?;
         let tx = pool.begin().await?;
         Ok(TenantTx { tx, _lease: lease })
+    }
+
+    /// A connection of the tenant's own role for reads that need no
+    /// transaction (one statement, or statements that need not share a
+    /// snapshot): no `BEGIN`, no `ROLLBACK`. Behind a transaction pooler it
+    /// is a transaction all the same, because there a statement must run
+    /// inside one (ADR 0010).
+    pub async fn read_tenant(&self, tenant: &TenantRef) -> Result<TenantRead, sqlx::Error> {
+        let (pool, lease) = self.tenants.lease(tenant).await?;
+        let conn = if self.tenants.behind_pooler() {
+            TenantConn::Tx(pool.begin().await?)
+        } else {
+            TenantConn::Plain(pool.acquire().await?)
+        };
+        Ok(TenantRead {
+            conn,
+            _lease: lease,
+        })
     }
 
     /// Opens a transaction on the platform tables.
@@ -141,6 +165,18 @@ pub struct TenantTx {
     _lease: pools::Lease,
 }
 
+/// A connection of one tenant's role, for reads ([`Db::read_tenant`]).
+/// Dropping it gives the connection back.
+pub struct TenantRead {
+    conn: TenantConn,
+    _lease: pools::Lease,
+}
+
+enum TenantConn {
+    Plain(PoolConnection<Postgres>),
+    Tx(Transaction<'static, Postgres>),
+}
+
 impl PlatformTx {
     pub async fn commit(self) -> Result<(), sqlx::Error> {
         self.0.commit().await
@@ -150,16 +186,6 @@ impl PlatformTx {
 impl TenantTx {
     pub async fn commit(self) -> Result<(), sqlx::Error> {
         self.tx.commit().await
-    }
-
-    /// Ends a transaction that only read. Dropping it makes sqlx queue a
-    /// `ROLLBACK`, which the pool sends with the check it runs on every
-    /// connection it takes back, so the request does not wait a round trip
-    /// for it. For a transaction that changed nothing, rolling back and
-    /// committing are the same; a transaction that wrote must call
-    /// [`Self::commit`].
-    pub fn end_read_only(self) {
-        drop(self);
     }
 }
 
@@ -172,6 +198,23 @@ impl Deref for PlatformTx {
 impl DerefMut for PlatformTx {
     fn deref_mut(&mut self) -> &mut PgConnection {
         &mut self.0
+    }
+}
+impl Deref for TenantRead {
+    type Target = PgConnection;
+    fn deref(&self) -> &PgConnection {
+        match &self.conn {
+            TenantConn::Plain(c) => c,
+            TenantConn::Tx(t) => t,
+        }
+    }
+}
+impl DerefMut for TenantRead {
+    fn deref_mut(&mut self) -> &mut PgConnection {
+        match &mut self.conn {
+            TenantConn::Plain(c) => c,
+            TenantConn::Tx(t) => t,
+        }
     }
 }
 impl Deref for TenantTx {

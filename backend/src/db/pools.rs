@@ -60,6 +60,7 @@ pub struct TenantPools {
     base: PgConnectOptions,
     roles: DbRoles,
     budget: Budget,
+    behind_pooler: bool,
     idle_timeout: Duration,
     acquire_timeout: Duration,
     registry: Mutex<Registry>,
@@ -99,16 +100,27 @@ impl Drop for Lease {
 }
 
 impl TenantPools {
-    pub fn new(base: PgConnectOptions, roles: DbRoles, budget: Budget) -> Self {
+    pub fn new(
+        base: PgConnectOptions,
+        roles: DbRoles,
+        budget: Budget,
+        behind_pooler: bool,
+    ) -> Self {
         Self {
             base,
             roles,
             budget,
+            behind_pooler,
             idle_timeout: Duration::from_secs(60),
             acquire_timeout: Duration::from_secs(10),
             registry: Mutex::default(),
             released: Notify::new(),
         }
+    }
+
+    /// Whether tenant connections go through a transaction pooler.
+    pub fn behind_pooler(&self) -> bool {
+        self.behind_pooler
     }
 
     pub fn budget(&self) -> Budget {

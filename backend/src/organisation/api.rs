@@ -67,9 +67,9 @@ impl OrganisationApi {
     async fn load(state: &SharedState, caller: &TenantSession) -> Result<Organisation, ApiError> {
         let tenant = &caller.tenant;
         let facts = store::tenant_facts(&state.db.platform, tenant.id).await?;
-        let mut tx = state.db.begin_tenant(tenant).await?;
-        let name = store::display_name(&mut tx).await?;
-        tx.end_read_only();
+        let mut conn = state.db.read_tenant(tenant).await?;
+        let name = store::display_name(&mut conn).await?;
+        drop(conn);
         Ok(Organisation {
             client_id: tenant.client_id.clone(),
             name,

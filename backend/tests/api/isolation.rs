@@ -118,7 +118,7 @@ async fn injected_role_switches_are_refused_or_gain_nothing() {
         assert_eq!(current, a.tenant.role_name.as_str(), "{sql}");
         assert_eq!(reaches_b(&mut tx, &b).await, Vec::<String>::new(), "{sql}");
     }
-    tx.end_read_only();
+    drop(tx);
 
     // Switching to another role, by any statement, is refused.
     for sql in [
@@ -146,7 +146,7 @@ async fn injected_role_switches_are_refused_or_gain_nothing() {
         } else {
             refused(result, &sql);
         }
-        tx.end_read_only();
+        drop(tx);
     }
 }
 
@@ -206,7 +206,7 @@ async fn injected_reads_and_writes_outside_the_own_schema_are_refused() {
     ] {
         let mut tx = db.begin_tenant(&a.tenant).await.unwrap();
         refused(inject(&mut tx, &sql).await, &sql);
-        tx.end_read_only();
+        drop(tx);
     }
 
     // Nothing of B changed.
@@ -578,7 +578,7 @@ async fn many_tenants_at_once_stay_under_the_connection_cap() {
             if i % 3 == 0 {
                 tokio::time::sleep(std::time::Duration::from_millis(20)).await;
             }
-            tx.end_read_only();
+            drop(tx);
             n
         }));
     }
@@ -622,7 +622,7 @@ async fn tenant_connections_go_through_the_configured_pooler() {
         .iter()
         .map(|r| r.try_get::<String, _>("user").unwrap_or_default())
         .collect();
-    tx.end_read_only();
+    drop(tx);
     assert!(
         users.iter().any(|u| u == a.tenant.role_name.as_str()),
         "{users:?}"

@@ -387,7 +387,7 @@ async fn a_recreated_database_of_the_same_name_can_be_set_up_again() {
             .fetch_one(&mut *tx)
             .await
             .unwrap();
-        tx.end_read_only();
+        drop(tx);
         assert_eq!(name, format!("{} Ltd", tenant.client_id));
     }
     db.close().await;

@@ -207,9 +207,9 @@ impl MeApi {
         let Some(tenant) = &caller.session.tenant else {
             return Ok(PreferencesOk::Ok(Json(Preferences::default())));
         };
-        let mut tx = state.db.begin_tenant(tenant).await?;
-        let row = store::preferences(&mut tx, caller.session.account_id).await?;
-        tx.end_read_only();
+        let mut conn = state.db.read_tenant(tenant).await?;
+        let row = store::preferences(&mut conn, caller.session.account_id).await?;
+        drop(conn);
         Ok(PreferencesOk::Ok(Json(row.map_or_else(
             Preferences::default,
             |(t, l)| Preferences {
