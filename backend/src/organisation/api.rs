@@ -9,6 +9,7 @@ use super::store;
 use crate::audit;
 use crate::error_responses;
 use crate::http::error::ApiError;
+use crate::http::input::Text;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -53,7 +54,7 @@ pub struct Organisation {
 
 #[derive(Object, Debug)]
 pub struct OrganisationUpdate {
-    pub name: String,
+    pub name: Text<OrganisationName>,
 }
 
 json_response!(OrganisationOk { 200 => Ok(Organisation) });
@@ -127,7 +128,7 @@ impl OrganisationApi {
         body: Json<OrganisationUpdate>,
     ) -> Result<OrganisationOk, RenameError> {
         let tenant = &caller.tenant;
-        let name = OrganisationName::parse(&body.name)?;
+        let name = OrganisationName::parse(body.name.as_str())?;
         let mut tx = state.db.begin_platform().await?;
         audit::record(
             &mut *tx,
