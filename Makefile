@@ -6,12 +6,13 @@ SHELL := bash
 CARGO_MANIFEST := backend/Cargo.toml
 HAVE_FRONTEND := $(wildcard frontend/package.json)
 
-.PHONY: help run test e2e bench clean-data openapi fmt pg-start pg-stop
+.PHONY: help run test e2e schemathesis bench clean-data openapi fmt pg-start pg-stop
 
 help:
 	@echo "make run         build frontend + backend, start .data/pg, serve on 127.0.0.1:\$${PORT:-8080}"
-	@echo "make test        fmt, clippy, cargo test, frontend checks, browser tests (as CI)"
+	@echo "make test        fmt, clippy, cargo test, frontend checks, browser tests, schemathesis (as CI)"
 	@echo "make e2e         browser tests only, against a fresh server (BRANDOPS_BIN=... for a prebuilt one)"
+	@echo "make schemathesis  schemathesis only (every operation, phase and check), against fresh servers"
 	@echo "make bench       cargo bench --bench platform against .data/pg-bench"
 	@echo "make openapi     regenerate openapi.yaml (and frontend API types)"
 	@echo "make fmt         cargo fmt (and prettier in frontend/)"
@@ -27,6 +28,10 @@ test:
 
 e2e:
 	scripts/e2e.sh
+
+schemathesis:
+	cargo build --manifest-path $(CARGO_MANIFEST) --bin brandops
+	scripts/schemathesis.sh
 
 bench:
 	scripts/bench.sh

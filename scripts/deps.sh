@@ -2,7 +2,7 @@
 # Installs what `make run` / `make test` / `make bench` need; idempotent and
 # quick when everything is present.
 #
-#   scripts/deps.sh             PostgreSQL server, PgBouncer (+ curl, openssl), frontend node_modules
+#   scripts/deps.sh             PostgreSQL server, PgBouncer (+ curl, openssl, python3-venv), frontend node_modules
 #   scripts/deps.sh --browser   also Debian's chromium (/usr/bin/chromium) for e2e tests
 #
 # Never downloads a Playwright/Puppeteer browser.
@@ -43,6 +43,12 @@ have_pgbouncer || pkgs+=(pgbouncer)
 command -v curl >/dev/null 2>&1 || pkgs+=(curl)
 command -v openssl >/dev/null 2>&1 || pkgs+=(openssl)
 command -v flock >/dev/null 2>&1 || pkgs+=(util-linux)
+# scripts/schemathesis.sh makes a virtualenv (Debian splits venv and pip off).
+if ! command -v python3 >/dev/null 2>&1; then
+  pkgs+=(python3 python3-venv)
+elif ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+  pkgs+=(python3-venv)
+fi
 if [ "$browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
   pkgs+=(chromium)
 fi

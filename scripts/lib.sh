@@ -180,3 +180,103 @@ npm_script() {
   if [ $# -gt 0 ]; then set -- -- "$@"; fi
   env "${envs[@]}" npm --prefix "$ROOT/frontend" run "$name" "$@"
 }
+
+# --- a freshly seeded server (scripts/e2e.sh, scripts/schemathesis.sh) --------
+# server_init PREFIX : picks a fresh database PREFIX_<random> in the test
+# cluster at .data/pg-test (started or reused, PG_FAST=1), a free port, a
+# cookie secret and a database role secret. Sets SERVER_DB, SERVER_PORT, SERVER_URL, SERVER_LOG,
+# SERVER_PIDFILE and SERVER_ADMIN_URL (the cluster's), and exports
+# DATABASE_URL, HOST, PORT, COOKIE_SECRET and DB_ROLE_SECRET for `brandops setup` and
+# `brandops serve`. Call it outside run_step (its variables must outlive a
+# subshell); server_seed and server_start then run as steps. BIN is the server
+# binary. Every database made here is listed in SERVER_DBS for server_cleanup.
+SERVER_DBS=()
+SERVER_PIDFILES=()
+
+server_init() {
+  local prefix="$1"
+  mkdir -p "$ROOT/.data"
+  PG_FAST=1 "$ROOT/scripts/pg.sh" start "$ROOT/.data/pg-test"
+  SERVER_ADMIN_URL="$("$ROOT/scripts/pg.sh" url "$ROOT/.data/pg-test")"
+  SERVER_DB="${prefix}_$(random_hex 6)"
+  SERVER_PIDFILE="$ROOT/.data/$SERVER_DB.pid"
+  SERVER_LOG="$ROOT/.data/$SERVER_DB.log"
+  SERVER_PORT="$(free_port)"
+  SERVER_URL="http://127.0.0.1:$SERVER_PORT"
+  SERVER_DBS+=("$SERVER_DB")
+  SERVER_PIDFILES+=("$SERVER_PIDFILE")
+  HOST=127.0.0.1
+  PORT="$SERVER_PORT"
+  COOKIE_SECRET="$(random_hex 64)"
+  DB_ROLE_SECRET="$(random_hex 64)"
+  DATABASE_URL="${SERVER_ADMIN_URL%/postgres}/$SERVER_DB"
+  export HOST PORT COOKIE_SECRET DB_ROLE_SECRET DATABASE_URL
+}
+
+# server_seed : creates the database and runs `brandops setup` (migrations and
+# the demo tenants of tenants/demo).
+server_seed() {
+  PG_FAST=1 PGDATABASE_CREATE="$SERVER_DB" "$ROOT/scripts/pg.sh" start "$ROOT/.data/pg-test"
+  "$BIN" setup
+}
+
+# server_start : `brandops serve` in the background until GET /api/ready
+# answers 200 (at most 60 s); its log is SERVER_LOG.
+server_start() {
+  local pid deadline code=""
+  : >"$SERVER_LOG"
+  "$BIN" serve >"$SERVER_LOG" 2>&1 </dev/null &
+  pid=$!
+  echo "$pid" >"$SERVER_PIDFILE"
+  deadline=$((SECONDS + 60))
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "error: brandops serve exited before it was ready; its log:" >&2
+      cat "$SERVER_LOG" >&2
+      return 1
+    fi
+    code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$SERVER_URL/api/ready" || true)"
+    if [ "$code" = 200 ]; then
+      return 0
+    fi
+    sleep 0.5
+  done
+  echo "error: GET $SERVER_URL/api/ready did not answer 200 within 60 s (last: $code); server log:" >&2
+  cat "$SERVER_LOG" >&2
+  return 1
+}
+
+# server_stop [PIDFILE] : stops the server of PIDFILE (default SERVER_PIDFILE):
+# SIGTERM, then SIGKILL after 10 s.
+server_stop() {
+  local pidfile="${1:-${SERVER_PIDFILE:-}}" pid
+  [ -n "$pidfile" ] && [ -f "$pidfile" ] || return 0
+  pid="$(tr -dc '0-9' <"$pidfile")"
+  rm -f "$pidfile"
+  [ -n "$pid" ] || return 0
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for _ in $(seq 1 100); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  kill -KILL "$pid" 2>/dev/null || true
+}
+
+# server_cleanup RC NAME : stops every server started here; when RC is 0 drops
+# their databases and deletes their logs, otherwise keeps them for inspection
+# (so runs at the same time never meet).
+server_cleanup() {
+  local rc="$1" name="$2" f db
+  for f in "${SERVER_PIDFILES[@]}"; do
+    server_stop "$f"
+  done
+  [ -n "${SERVER_ADMIN_URL:-}" ] || return 0
+  for db in "${SERVER_DBS[@]}"; do
+    if [ "$rc" -eq 0 ]; then
+      psql -X -q "$SERVER_ADMIN_URL" -c "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)" >/dev/null 2>&1 || true
+      rm -f "$ROOT/.data/$db.log"
+    else
+      note "$name: kept database $db for inspection (server log: $ROOT/.data/$db.log)"
+    fi
+  done
+}

@@ -11,7 +11,10 @@
 #      typecheck, check:api, test, build, check:bundle (each must exist), then
 #      the debug build of the server and the browser tests against it,
 #      scripts/e2e.sh (a fresh database e2e_<random>, `brandops setup`,
-#      `brandops serve` on a free port, `npm run e2e`).
+#      `brandops serve` on a free port, `npm run e2e`), then schemathesis
+#      against the same binary, scripts/schemathesis.sh (every operation, every
+#      phase, --checks all, as an organisation admin and as the platform
+#      admin, each on a fresh server; 0 failures).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -84,3 +87,5 @@ run_step "npm run check:bundle" npm_script check:bundle
 # Browser tests against the debug binary and the built frontend.
 run_step "cargo build (debug binary for e2e)" cargo build --manifest-path "$MANIFEST" --bin brandops
 run_step "e2e (scripts/e2e.sh)" "$ROOT/scripts/e2e.sh"
+# The contract against the server: schemathesis, same debug binary.
+run_step "schemathesis (scripts/schemathesis.sh)" "$ROOT/scripts/schemathesis.sh"

@@ -170,14 +170,10 @@ async fn tenants_in_turn(
             accounts: vec![],
         };
         let mut tx = owner.begin().await.unwrap();
-        let tenant = brandops::tenants::onboard(
-            &mut tx,
-            roles,
-            &prepared,
-            &brandops::audit::Actor::cli(),
-        )
-        .await
-        .unwrap();
+        let tenant =
+            brandops::tenants::onboard(&mut tx, roles, &prepared, &brandops::audit::Actor::cli())
+                .await
+                .unwrap();
         tx.commit().await.unwrap();
         tenants.push(tenant);
     }
@@ -231,6 +227,10 @@ async fn tenants_in_turn(
 
 #[tokio::main]
 async fn main() {
+    // The server's log, when asked for (RUST_LOG=warn make bench).
+    if std::env::var_os("RUST_LOG").is_some() {
+        brandops::telemetry::init(false);
+    }
     let admin_url = std::env::var("BENCH_DATABASE_URL")
         .expect("BENCH_DATABASE_URL is not set: run `make bench`");
     let name = format!("bench_{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);

@@ -9,12 +9,15 @@
 pub mod api;
 pub mod store;
 
+use poem::http::StatusCode;
 use poem_openapi::Enum;
+use poem_openapi::registry::MetaSchema;
 use uuid::Uuid;
 
 use crate::http::error::ApiError;
-use crate::http::input::{no_control_chars, plain_text};
+use crate::http::input::{TextRule, no_control_chars, plain_text};
 use crate::tenants::TenantKind;
+use crate::{control_class, direction_mark_class, trimmed_plain_text_pattern, whitespace_class};
 
 /// The exact answer when the organisation is at its user limit.
 pub const USER_LIMIT_REACHED: &str = "You have reached limit to add users.";
@@ -113,6 +116,39 @@ impl Email {
     }
 }
 
+/// [`Email::parse`]'s rule in the contract (its 254 is in bytes, the
+/// schema's in characters: the same for the usual ASCII addresses).
+pub const EMAIL_PATTERN: &str = concat!(
+    "^[",
+    whitespace_class!(),
+    "]*",
+    "[^@",
+    whitespace_class!(),
+    control_class!(),
+    direction_mark_class!(),
+    "]+",
+    "@[^@",
+    whitespace_class!(),
+    control_class!(),
+    direction_mark_class!(),
+    "]+",
+    "[.][^@.",
+    whitespace_class!(),
+    control_class!(),
+    direction_mark_class!(),
+    "]+",
+    "[",
+    whitespace_class!(),
+    "]*$"
+);
+
+impl TextRule for Email {
+    fn limits(schema: &mut MetaSchema) {
+        schema.pattern = Some(EMAIL_PATTERN.into());
+        schema.max_length = Some(254);
+    }
+}
+
 /// A person's display name: 1 to 200 characters after trimming.
 #[derive(Clone, Debug)]
 pub struct PersonName(String);
@@ -133,6 +169,16 @@ impl PersonName {
     }
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+}
+
+/// [`PersonName::parse`]'s rule in the contract: 1 to 200 characters once
+/// trimmed, no control characters or text-direction marks.
+pub const PERSON_NAME_PATTERN: &str = trimmed_plain_text_pattern!(198);
+
+impl TextRule for PersonName {
+    fn limits(schema: &mut MetaSchema) {
+        schema.pattern = Some(PERSON_NAME_PATTERN.into());
     }
 }
 
@@ -166,6 +212,17 @@ impl NewPassword {
     }
 }
 
+/// A password's characters in the contract: anything but control characters.
+pub const PASSWORD_PATTERN: &str = concat!("^[^", control_class!(), "]*$");
+
+impl TextRule for NewPassword {
+    fn limits(schema: &mut MetaSchema) {
+        schema.min_length = Some(PASSWORD_MIN);
+        schema.max_length = Some(PASSWORD_MAX);
+        schema.pattern = Some(PASSWORD_PATTERN.into());
+    }
+}
+
 /// An account as the API shows it to organisation admins.
 #[derive(poem_openapi::Object, sqlx::FromRow, Clone, Debug)]
 pub struct AccountSummary {
@@ -183,19 +240,54 @@ pub struct NewAccount {
     pub password_hash: String,
 }
 
+/// The role of a new user as the contract shows it: `worker`, `manager` or
+/// `employee` in any case, or nothing (the organisation's default); which of
+/// them an organisation has is [`new_user_role`]'s business (403 otherwise).
+pub struct NewUserRole;
+
+impl TextRule for NewUserRole {
+    fn limits(schema: &mut MetaSchema) {
+        schema.pattern = Some(
+            concat!(
+                "^[", whitespace_class!(), "]*",
+                "(?:[Ww][Oo][Rr][Kk][Ee][Rr]|[Mm][Aa][Nn][Aa][Gg][Ee][Rr]|[Ee][Mm][Pp][Ll][Oo][Yy][Ee][Ee])?",
+                "[", whitespace_class!(), "]*$"
+            )
+            .into(),
+        );
+    }
+}
+
 /// Roles an organisation admin may give: brands have workers and managers,
-/// client organisations have employees.
+/// client organisations have employees. Another role is refused with 400; a
+/// role the contract knows but this organisation does not have, with 403
+/// (an employee in a brand: the request is well formed, this caller may not
+/// do it).
 pub fn new_user_role(kind: TenantKind, raw: Option<&str>) -> Result<Role, ApiError> {
     let raw = raw.map(str::trim).filter(|r| !r.is_empty());
     match (kind, raw) {
         (TenantKind::Brand, None) => Ok(Role::Worker),
         (TenantKind::Brand, Some(r)) if r.eq_ignore_ascii_case("worker") => Ok(Role::Worker),
         (TenantKind::Brand, Some(r)) if r.eq_ignore_ascii_case("manager") => Ok(Role::Manager),
+        (TenantKind::Brand, Some(r)) if r.eq_ignore_ascii_case("employee") => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "Role must be worker or manager.",
+        )),
         (TenantKind::Brand, Some(_)) => {
             Err(ApiError::invalid_input("Role must be worker or manager."))
         }
         (TenantKind::Client, None) => Ok(Role::Employee),
         (TenantKind::Client, Some(r)) if r.eq_ignore_ascii_case("employee") => Ok(Role::Employee),
+        (TenantKind::Client, Some(r))
+            if r.eq_ignore_ascii_case("worker") || r.eq_ignore_ascii_case("manager") =>
+        {
+            Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "role_not_allowed",
+                "Role must be employee in a client organisation.",
+            ))
+        }
         (TenantKind::Client, Some(_)) => Err(ApiError::invalid_input(
             "Role must be employee in a client organisation.",
         )),
@@ -203,9 +295,9 @@ pub fn new_user_role(kind: TenantKind, raw: Option<&str>) -> Result<Role, ApiErr
 }
 
 /// The value of a required text field, or "<what> is required.".
-pub fn required<'a>(value: &'a Option<String>, what: &str) -> Result<&'a str, ApiError> {
-    match value.as_deref().map(str::trim) {
-        Some(v) if !v.is_empty() => Ok(value.as_deref().unwrap_or_default()),
+pub fn required<'a>(value: Option<&'a str>, what: &str) -> Result<&'a str, ApiError> {
+    match value {
+        Some(v) if !v.trim().is_empty() => Ok(v),
         _ => Err(ApiError::invalid_input(format!("{what} is required."))),
     }
 }
@@ -230,6 +322,21 @@ impl LandingPage {
     }
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+}
+
+impl TextRule for LandingPage {
+    fn limits(schema: &mut MetaSchema) {
+        schema.pattern = Some(
+            concat!(
+                "^[",
+                whitespace_class!(),
+                "]*/[A-Za-z0-9/_-]{0,199}[",
+                whitespace_class!(),
+                "]*$"
+            )
+            .into(),
+        );
     }
 }
 

@@ -5,27 +5,73 @@ use poem::http::StatusCode;
 use poem::web::Data;
 use poem::web::cookie::{Cookie, CookieJar, SameSite};
 use poem_openapi::payload::Json;
+use poem_openapi::registry::MetaSchema;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 use uuid::Uuid;
 
 use super::{SESSION_COOKIE, Session, store, throttle};
-use crate::accounts::{PASSWORD_MAX, Role};
+use crate::accounts::{PASSWORD_MAX, PASSWORD_PATTERN, Role};
 use crate::audit;
 use crate::error_responses;
 use crate::http::error::ApiError;
-use crate::http::input::{no_control_chars, plain_text};
+use crate::http::input::{Text, TextRule, no_control_chars, plain_text};
 use crate::http::security::{SignedIn, authorize_public};
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
 use crate::json_response;
+use crate::{control_class, direction_mark_class, whitespace_class};
 
 #[derive(Default)]
 pub struct AuthApi;
 
 #[derive(Object, Debug)]
 pub struct LoginRequest {
-    pub email: String,
-    pub password: String,
+    pub email: Text<SignInEmail>,
+    pub password: Text<SignInPassword>,
+}
+
+/// The email of a sign-in: any text but empty (once trimmed), with no control
+/// characters or text-direction marks. Anything else is only wrong (401).
+pub struct SignInEmail;
+
+impl TextRule for SignInEmail {
+    fn limits(schema: &mut MetaSchema) {
+        schema.pattern = Some(
+            concat!(
+                "^[",
+                whitespace_class!(),
+                "]*",
+                "[^",
+                whitespace_class!(),
+                control_class!(),
+                direction_mark_class!(),
+                "]",
+                "(?:[^",
+                control_class!(),
+                direction_mark_class!(),
+                "]*",
+                "[^",
+                whitespace_class!(),
+                control_class!(),
+                direction_mark_class!(),
+                "])?",
+                "[",
+                whitespace_class!(),
+                "]*$"
+            )
+            .into(),
+        );
+    }
+}
+
+/// The password of a sign-in: not empty, no control characters.
+pub struct SignInPassword;
+
+impl TextRule for SignInPassword {
+    fn limits(schema: &mut MetaSchema) {
+        schema.min_length = Some(1);
+        schema.pattern = Some(PASSWORD_PATTERN.into());
+    }
 }
 
 /// The signed-in user as the app shows it.
@@ -137,13 +183,14 @@ impl AuthApi {
         body: Json<LoginRequest>,
     ) -> Result<LoginOk, LoginError> {
         let ctx = authorize_public(req)?;
-        let email = body.email.trim().to_lowercase();
-        if email.is_empty() || body.password.is_empty() {
+        let email = body.email.as_str().trim().to_lowercase();
+        let password = body.password.as_str();
+        if email.is_empty() || password.is_empty() {
             return Err(ApiError::invalid_input("Email and password are required.").into());
         }
         plain_text("Email", &email)?;
-        no_control_chars("Password", &body.password)?;
-        if body.password.chars().count() > PASSWORD_MAX || email.len() > 254 {
+        no_control_chars("Password", password)?;
+        if password.chars().count() > PASSWORD_MAX || email.len() > 254 {
             return Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
                 "invalid_credentials",
@@ -178,10 +225,7 @@ impl AuthApi {
         let account = store::find_login_account(db, &email).await?;
         let verified = state
             .passwords
-            .verify(
-                &body.password,
-                account.as_ref().map(|a| a.password_hash.as_str()),
-            )
+            .verify(password, account.as_ref().map(|a| a.password_hash.as_str()))
             .await?;
         let account = match account {
             Some(a) if verified => a,

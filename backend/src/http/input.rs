@@ -3,8 +3,190 @@
 //! emails no text-direction marks or overrides either, which can make one
 //! name look like another. PostgreSQL refuses NUL in text, so without this a
 //! NUL byte became a 500; now it is a 400 that names the field.
+//!
+//! [`Text`] is how a request's text field is received: a JSON string and
+//! nothing else, whose schema in the contract carries its rule's limits
+//! (length, pattern, enum, format) so that a client, and schemathesis, know
+//! exactly which values the server accepts. The handler still checks the
+//! value with the rule's own parser, whose messages a person reads.
+
+use std::borrow::Cow;
+use std::marker::PhantomData;
+
+use poem_openapi::registry::{MetaSchema, MetaSchemaRef};
+use poem_openapi::types::{
+    ParseError, ParseFromJSON, ParseFromParameter, ParseResult, ToJSON, Type,
+};
+use serde_json::Value;
 
 use crate::http::error::ApiError;
+
+/// Character classes for the contract's patterns, spelled out so that they
+/// mean the same to every regex engine (ECMA-262 in clients, Rust, Python):
+/// Rust's `char::is_whitespace` (what `str::trim` removes), `char::is_control`
+/// (the C0 and C1 sets and DEL) and [`is_direction_mark`].
+#[macro_export]
+macro_rules! whitespace_class {
+    () => {
+        r"\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+    };
+}
+#[macro_export]
+macro_rules! control_class {
+    () => {
+        r"\x00-\x1f\x7f-\x9f"
+    };
+}
+#[macro_export]
+macro_rules! direction_mark_class {
+    () => {
+        r"\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+    };
+}
+
+/// A pattern for text that is trimmed, then must be 1 to `$max` characters
+/// (a literal, and `$inner` = `$max` - 2) without control characters or
+/// text-direction marks: names of people and organisations.
+#[macro_export]
+macro_rules! trimmed_plain_text_pattern {
+    ($inner:literal) => {
+        concat!(
+            "^[",
+            $crate::whitespace_class!(),
+            "]*",
+            "(?:[^",
+            $crate::whitespace_class!(),
+            $crate::control_class!(),
+            $crate::direction_mark_class!(),
+            "]",
+            "(?:[^",
+            $crate::control_class!(),
+            $crate::direction_mark_class!(),
+            "]{0,",
+            stringify!($inner),
+            "}",
+            "[^",
+            $crate::whitespace_class!(),
+            $crate::control_class!(),
+            $crate::direction_mark_class!(),
+            "])?)",
+            "[",
+            $crate::whitespace_class!(),
+            "]*$"
+        )
+    };
+}
+
+/// What a text field of a request must be, as the contract shows it: the
+/// limits of its schema. The type that parses the value (`Email`,
+/// `PersonName`, …) implements it next to its parser, so the two are read
+/// and changed together (and unit-tested against each other).
+pub trait TextRule: Send + Sync + 'static {
+    /// Adds the rule's limits to a `type: string` schema.
+    fn limits(schema: &mut MetaSchema);
+}
+
+/// Any string at all: no limits beyond being a string.
+pub struct AnyText;
+
+impl TextRule for AnyText {
+    fn limits(_: &mut MetaSchema) {}
+}
+
+/// A text field of a request: a JSON string (poem-openapi's `String` also
+/// takes numbers and booleans, so `{"name": false}` renamed an organisation
+/// to "false"), or nothing when it is missing, which the handler's parser
+/// then refuses with its "... is required." message; null is refused like
+/// any other non-string. Required in the contract; `Optional<Text<R>>` for
+/// an optional field.
+pub struct Text<R> {
+    value: Option<String>,
+    rule: PhantomData<R>,
+}
+
+impl<R> Text<R> {
+    pub fn new(value: impl Into<String>) -> Self {
+        Self {
+            value: Some(value.into()),
+            rule: PhantomData,
+        }
+    }
+
+    /// The text, or "" when it was missing.
+    pub fn as_str(&self) -> &str {
+        self.value.as_deref().unwrap_or_default()
+    }
+
+    /// The text, or None when it was missing or null.
+    pub fn get(&self) -> Option<&str> {
+        self.value.as_deref()
+    }
+}
+
+impl<R> std::fmt::Debug for Text<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Passwords are Text too: never printed.
+        f.write_str("Text(..)")
+    }
+}
+
+impl<R> Clone for Text<R> {
+    fn clone(&self) -> Self {
+        Self {
+            value: self.value.clone(),
+            rule: PhantomData,
+        }
+    }
+}
+
+impl<R: TextRule> Type for Text<R> {
+    const IS_REQUIRED: bool = true;
+    type RawValueType = String;
+    type RawElementValueType = String;
+
+    fn name() -> Cow<'static, str> {
+        "string".into()
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        let mut schema = MetaSchema::new("string");
+        R::limits(&mut schema);
+        MetaSchemaRef::Inline(Box::new(schema))
+    }
+
+    fn as_raw_value(&self) -> Option<&String> {
+        self.value.as_ref()
+    }
+
+    fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a String> + 'a> {
+        Box::new(self.value.iter())
+    }
+}
+
+impl<R: TextRule> ParseFromJSON for Text<R> {
+    fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
+        match value {
+            None => Ok(Self {
+                value: None,
+                rule: PhantomData,
+            }),
+            Some(Value::String(s)) => Ok(Self::new(s)),
+            Some(other) => Err(ParseError::expected_type(other)),
+        }
+    }
+}
+
+impl<R: TextRule> ParseFromParameter for Text<R> {
+    fn parse_from_parameter(value: &str) -> ParseResult<Self> {
+        Ok(Self::new(value))
+    }
+}
+
+impl<R: TextRule> ToJSON for Text<R> {
+    fn to_json(&self) -> Option<Value> {
+        self.value.clone().map(Value::String)
+    }
+}
 
 /// Unicode's bidirectional marks, embeddings, overrides and isolates.
 fn is_direction_mark(c: char) -> bool {
@@ -33,6 +215,75 @@ pub fn plain_text(field: &str, value: &str) -> Result<(), ApiError> {
         )));
     }
     Ok(())
+}
+
+/// An optional field of a request: absent means None, and null is refused
+/// as the contract says (its schema is not nullable). poem-openapi's
+/// `Option` takes null for absent, which the contract does not allow.
+pub struct Optional<T>(pub Option<T>);
+
+impl<T> Optional<T> {
+    pub fn as_ref(&self) -> Option<&T> {
+        self.0.as_ref()
+    }
+}
+
+impl<T> std::fmt::Debug for Optional<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Optional(Some(..))"
+        } else {
+            "Optional(None)"
+        })
+    }
+}
+
+impl<T: Type> Type for Optional<T> {
+    const IS_REQUIRED: bool = false;
+    type RawValueType = T::RawValueType;
+    type RawElementValueType = T::RawElementValueType;
+
+    fn name() -> Cow<'static, str> {
+        T::name()
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        T::schema_ref()
+    }
+
+    fn register(registry: &mut poem_openapi::registry::Registry) {
+        T::register(registry);
+    }
+
+    fn as_raw_value(&self) -> Option<&Self::RawValueType> {
+        self.0.as_ref().and_then(Type::as_raw_value)
+    }
+
+    fn raw_element_iter<'a>(
+        &'a self,
+    ) -> Box<dyn Iterator<Item = &'a Self::RawElementValueType> + 'a> {
+        match &self.0 {
+            Some(value) => value.raw_element_iter(),
+            None => Box::new(std::iter::empty()),
+        }
+    }
+}
+
+impl<T: ParseFromJSON> ParseFromJSON for Optional<T> {
+    fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
+        match value {
+            None => Ok(Self(None)),
+            Some(value) => T::parse_from_json(Some(value))
+                .map(|v| Self(Some(v)))
+                .map_err(ParseError::propagate),
+        }
+    }
+}
+
+impl<T: ToJSON> ToJSON for Optional<T> {
+    fn to_json(&self) -> Option<Value> {
+        self.0.as_ref().and_then(ToJSON::to_json)
+    }
 }
 
 #[cfg(test)]

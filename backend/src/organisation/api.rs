@@ -8,6 +8,7 @@ use poem_openapi::{Object, OpenApi};
 use super::store;
 use crate::error_responses;
 use crate::http::error::ApiError;
+use crate::http::input::Text;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -52,7 +53,7 @@ pub struct Organisation {
 
 #[derive(Object, Debug)]
 pub struct OrganisationUpdate {
-    pub name: String,
+    pub name: Text<OrganisationName>,
 }
 
 json_response!(OrganisationOk { 200 => Ok(Organisation) });
@@ -126,7 +127,7 @@ impl OrganisationApi {
         body: Json<OrganisationUpdate>,
     ) -> Result<OrganisationOk, RenameError> {
         let tenant = &caller.tenant;
-        let name = OrganisationName::parse(&body.name)?;
+        let name = OrganisationName::parse(body.name.as_str())?;
         let mut tx = state.db.begin_tenant(tenant).await?;
         store::audit_own_tenant(
             &mut tx,

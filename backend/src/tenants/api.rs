@@ -1,15 +1,24 @@
 //! `/api/platform/tenants`: platform admins list, onboard, suspend and
 //! reactivate tenants.
 
+use std::borrow::Cow;
+
 use poem::web::Data;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
+use poem_openapi::registry::{MetaSchema, MetaSchemaRef};
+use poem_openapi::types::{ParseError, ParseFromJSON, ParseResult, ToJSON, Type};
 use poem_openapi::{Object, OpenApi};
 
-use super::{FirstAccount, Onboarding, Tenant, TenantKind, onboard, set_suspended, store};
-use crate::accounts::Role;
+use super::onboard::{ClientId, ClientIdInPath, USER_LIMIT_MAX};
+use super::{
+    FirstAccount, ModuleKey, Onboarding, OrganisationName, Tenant, TenantKind, onboard,
+    set_suspended, store,
+};
+use crate::accounts::{Email, NewPassword, PersonName, Role};
 use crate::error_responses;
 use crate::http::error::ApiError;
+use crate::http::input::{Optional, Text};
 use crate::http::security::SignedIn;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -20,23 +29,67 @@ pub struct TenantsApi;
 
 #[derive(Object, Debug)]
 pub struct FirstAdmin {
-    pub name: String,
-    pub email: String,
-    pub password: String,
+    pub name: Text<PersonName>,
+    pub email: Text<Email>,
+    pub password: Text<NewPassword>,
 }
 
 #[derive(Object, Debug)]
 pub struct NewTenant {
-    /// Public id: 2–40 letters, digits, `-` or `_`, starting with a letter.
+    /// Public id: 2–30 letters, digits, `-` or `_`, starting with a letter.
     #[oai(rename = "clientId")]
-    pub client_id: String,
-    pub name: String,
+    pub client_id: Text<ClientId>,
+    pub name: Text<OrganisationName>,
     pub kind: TenantKind,
     #[oai(rename = "userLimit")]
-    pub user_limit: i32,
+    pub user_limit: UserLimit,
     /// Module keys to enable; all brand modules when omitted.
-    pub modules: Option<Vec<String>>,
+    pub modules: Optional<Vec<Text<ModuleKey>>>,
     pub admin: FirstAdmin,
+}
+
+/// A new tenant's user limit: an int32 from 1 to 100000 in the contract;
+/// `Onboarding::prepare` says what is wrong with another.
+#[derive(Debug)]
+pub struct UserLimit(pub i32);
+
+impl Type for UserLimit {
+    const IS_REQUIRED: bool = true;
+    type RawValueType = i32;
+    type RawElementValueType = i32;
+
+    fn name() -> Cow<'static, str> {
+        "integer(int32)".into()
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        let mut schema = MetaSchema::new_with_format("integer", "int32");
+        schema.minimum = Some(1.0);
+        schema.maximum = Some(f64::from(USER_LIMIT_MAX));
+        MetaSchemaRef::Inline(Box::new(schema))
+    }
+
+    fn as_raw_value(&self) -> Option<&i32> {
+        Some(&self.0)
+    }
+
+    fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a i32> + 'a> {
+        Box::new(std::iter::once(&self.0))
+    }
+}
+
+impl ParseFromJSON for UserLimit {
+    fn parse_from_json(value: Option<serde_json::Value>) -> ParseResult<Self> {
+        i32::parse_from_json(value)
+            .map(Self)
+            .map_err(ParseError::propagate)
+    }
+}
+
+impl ToJSON for UserLimit {
+    fn to_json(&self) -> Option<serde_json::Value> {
+        self.0.to_json()
+    }
 }
 
 json_response!(TenantListOk { 200 => Ok(Vec<Tenant>) });
@@ -94,17 +147,20 @@ impl TenantsApi {
     ) -> Result<TenantCreated, TenantCreateError> {
         let body = body.0;
         let request = Onboarding {
-            client_id: body.client_id,
-            name: body.name,
+            client_id: body.client_id.as_str().to_string(),
+            name: body.name.as_str().to_string(),
             kind: body.kind,
             schema: None,
-            user_limit: body.user_limit,
-            modules: body.modules,
+            user_limit: body.user_limit.0,
+            modules: body
+                .modules
+                .0
+                .map(|keys| keys.iter().map(|k| k.as_str().to_string()).collect()),
             accounts: vec![FirstAccount {
-                email: body.admin.email,
-                name: body.admin.name,
+                email: body.admin.email.as_str().to_string(),
+                name: body.admin.name.as_str().to_string(),
                 role: Role::Admin,
-                password: body.admin.password,
+                password: body.admin.password.as_str().to_string(),
             }],
         };
         let prepared = request.prepare(&state.passwords).await?;
@@ -127,9 +183,15 @@ impl TenantsApi {
         &self,
         state: Data<&SharedState>,
         caller: SignedIn,
-        client_id: Path<String>,
+        client_id: Path<Text<ClientIdInPath>>,
     ) -> Result<TenantOk, TenantChangeError> {
-        let tenant = set_suspended(&state.db.platform, &client_id.0, true, &caller.actor).await?;
+        let tenant = set_suspended(
+            &state.db.platform,
+            client_id.0.as_str(),
+            true,
+            &caller.actor,
+        )
+        .await?;
         Ok(TenantOk::Ok(Json(tenant)))
     }
 
@@ -143,9 +205,15 @@ impl TenantsApi {
         &self,
         state: Data<&SharedState>,
         caller: SignedIn,
-        client_id: Path<String>,
+        client_id: Path<Text<ClientIdInPath>>,
     ) -> Result<TenantOk, TenantChangeError> {
-        let tenant = set_suspended(&state.db.platform, &client_id.0, false, &caller.actor).await?;
+        let tenant = set_suspended(
+            &state.db.platform,
+            client_id.0.as_str(),
+            false,
+            &caller.actor,
+        )
+        .await?;
         Ok(TenantOk::Ok(Json(tenant)))
     }
 }

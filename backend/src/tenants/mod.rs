@@ -14,6 +14,7 @@ pub mod seed;
 pub mod store;
 
 use chrono::{DateTime, Utc};
+use poem_openapi::registry::MetaSchema;
 use poem_openapi::{Enum, Object};
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -21,7 +22,8 @@ use uuid::Uuid;
 use crate::audit::{self, Actor};
 use crate::auth::store as sessions;
 use crate::http::error::ApiError;
-use crate::http::input::plain_text;
+use crate::http::input::{TextRule, plain_text};
+use crate::trimmed_plain_text_pattern;
 
 pub use onboard::{FirstAccount, Onboarding, PreparedTenant, onboard, schema_for};
 
@@ -177,6 +179,21 @@ impl OrganisationName {
     }
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+}
+
+impl TextRule for OrganisationName {
+    fn limits(schema: &mut MetaSchema) {
+        schema.pattern = Some(trimmed_plain_text_pattern!(198).into());
+    }
+}
+
+/// A module's key in the contract: one of [`MODULES`].
+pub struct ModuleKey;
+
+impl TextRule for ModuleKey {
+    fn limits(schema: &mut MetaSchema) {
+        schema.enum_items = MODULES.iter().map(|(key, _)| (*key).into()).collect();
     }
 }
 

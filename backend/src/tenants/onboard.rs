@@ -17,6 +17,9 @@ use crate::audit::{self, Actor};
 use crate::auth::password::Passwords;
 use crate::db::{self, DbRoles, unique_violation};
 use crate::http::error::ApiError;
+use crate::http::input::TextRule;
+use crate::whitespace_class;
+use poem_openapi::registry::MetaSchema;
 
 /// A tenant to onboard, as received: nothing here is checked yet.
 #[derive(Clone, Debug)]
@@ -62,16 +65,54 @@ pub struct PreparedTenant {
     pub accounts: Vec<NewAccount>,
 }
 
+/// The longest clientId. Its tenant's database role is named
+/// `<database prefix, at most 25>_<schema>`, and the schema `client_<id>`
+/// (or `brand_<id>`): 30 keeps that within PostgreSQL's 63 bytes for every
+/// database name. (With 40, a long clientId passed this check and was then
+/// refused as "The schema name is too long.")
+pub const CLIENT_ID_MAX: usize = 30;
+
+/// A clientId in the contract, as [`parse_client_id`] reads it (trimmed).
+pub struct ClientId;
+
+impl TextRule for ClientId {
+    fn limits(schema: &mut MetaSchema) {
+        schema.pattern = Some(
+            concat!(
+                "^[",
+                whitespace_class!(),
+                "]*[A-Za-z][A-Za-z0-9_-]{1,29}[",
+                whitespace_class!(),
+                "]*$"
+            )
+            .into(),
+        );
+    }
+}
+
+/// An existing tenant's clientId in a path: as stored, never padded.
+pub struct ClientIdInPath;
+
+impl TextRule for ClientIdInPath {
+    fn limits(schema: &mut MetaSchema) {
+        schema.pattern = Some("^[A-Za-z][A-Za-z0-9_-]{1,29}$".into());
+    }
+}
+
+/// A new tenant's user limit: 1 to 100000 (an integer in the contract with
+/// these bounds; the handler's check has the message).
+pub const USER_LIMIT_MAX: i32 = 100_000;
+
 fn parse_client_id(raw: &str) -> Result<String, ApiError> {
     let client_id = raw.trim();
-    let valid = (2..=40).contains(&client_id.len())
+    let valid = (2..=CLIENT_ID_MAX).contains(&client_id.len())
         && client_id.starts_with(|c: char| c.is_ascii_alphabetic())
         && client_id
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
     if !valid {
         return Err(ApiError::invalid_input(
-            "clientId must be 2 to 40 characters: letters, digits, '-' or '_', starting with a letter.",
+            "clientId must be 2 to 30 characters: letters, digits, '-' or '_', starting with a letter.",
         ));
     }
     Ok(client_id.to_string())
@@ -129,7 +170,7 @@ impl Onboarding {
     pub async fn prepare(&self, passwords: &Passwords) -> Result<PreparedTenant, ApiError> {
         let client_id = parse_client_id(&self.client_id)?;
         let name = OrganisationName::parse(&self.name)?;
-        if !(1..=100_000).contains(&self.user_limit) {
+        if !(1..=USER_LIMIT_MAX).contains(&self.user_limit) {
             return Err(ApiError::invalid_input(
                 "userLimit must be between 1 and 100000.",
             ));
@@ -265,4 +306,26 @@ pub async fn onboard(
     crate::organisation::store::insert_settings(tx, &new.name).await?;
     db::provision::leave_tenant(tx).await?;
     Ok(tenant)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every clientId `parse_client_id` accepts gives a schema and a role
+    /// name PostgreSQL takes, for the longest database-name prefix.
+    #[test]
+    fn the_longest_client_ids_fit_every_database() {
+        let names = DbRoles::for_database(&"9".repeat(64), crate::config::Secret::new("s"));
+        for kind in [TenantKind::Brand, TenantKind::Client] {
+            let id = format!("a{}", "x".repeat(CLIENT_ID_MAX - 1));
+            let client_id = parse_client_id(&id).unwrap();
+            let schema = schema_for(None, &client_id, kind).unwrap();
+            assert!(
+                Ident::parse(&names.tenant_role(schema.as_str())).is_some(),
+                "{kind:?} {id}"
+            );
+        }
+        assert!(parse_client_id(&"a".repeat(CLIENT_ID_MAX + 1)).is_err());
+    }
 }

@@ -592,7 +592,7 @@ async fn wrong_current_passwords_are_throttled_like_sign_in() {
             .await;
         assert_eq!(
             (status, err["code"].as_str()),
-            (StatusCode::BAD_REQUEST, Some("wrong_password"))
+            (StatusCode::FORBIDDEN, Some("wrong_password"))
         );
     }
     let (status, err) = c.put("/api/me/password", change(PASSWORD)).await;

@@ -173,7 +173,7 @@ async fn an_over_long_current_password_is_simply_wrong() {
             json!({"currentPassword": "x".repeat(60_000), "newPassword": "brand-new-pass"}),
         )
         .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(status, StatusCode::FORBIDDEN);
     assert_eq!(err["code"], "wrong_password");
 }
 

@@ -7,6 +7,7 @@ mod helpers;
 
 mod access;
 mod auth;
+mod contract;
 mod headers;
 mod input;
 mod isolation;

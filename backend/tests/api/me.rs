@@ -47,7 +47,7 @@ async fn changing_ones_password_needs_the_current_one_and_ends_other_sessions() 
             change("not-my-password", "brand-new-pass"),
         )
         .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(status, StatusCode::FORBIDDEN);
     assert_eq!(err["code"], "wrong_password");
     let (status, err) = here
         .put("/api/me/password", change(PASSWORD, "short"))

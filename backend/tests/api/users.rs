@@ -304,7 +304,8 @@ async fn removeuser_stays_inside_the_organisation() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     app.login(&worker_email).await;
 
-    // An admin cannot remove themself.
+    // An admin cannot remove themself: a well-formed request this caller
+    // may not make (403; it was a 400, which the contract could not explain).
     let me = acme.user["id"].clone();
     let (status, body) = acme
         .post(
@@ -312,7 +313,8 @@ async fn removeuser_stays_inside_the_organisation() {
             json!({"action": "removeuser", "user_id": me}),
         )
         .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(body["error"], "You cannot remove your own account.");
     let (status, _) = acme
         .post(
             "/api/client-auth",

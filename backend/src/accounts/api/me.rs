@@ -14,6 +14,7 @@ use crate::auth::store as sessions;
 use crate::auth::throttle;
 use crate::error_responses;
 use crate::http::error::ApiError;
+use crate::http::input::{AnyText, Text};
 use crate::http::security::{SignedIn, TenantSession};
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -39,10 +40,11 @@ pub struct Profile {
 
 #[derive(Object, Debug)]
 pub struct ChangePassword {
+    /// A wrong one is refused with 403 (`wrong_password`).
     #[oai(rename = "currentPassword")]
-    pub current_password: String,
+    pub current_password: Text<AnyText>,
     #[oai(rename = "newPassword")]
-    pub new_password: String,
+    pub new_password: Text<NewPassword>,
 }
 
 #[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,14 +77,14 @@ pub struct Preferences {
     pub theme: Theme,
     /// The page to open after signing in, e.g. `/` or `/products`.
     #[oai(rename = "landingPage")]
-    pub landing_page: String,
+    pub landing_page: Text<LandingPage>,
 }
 
 impl Default for Preferences {
     fn default() -> Self {
         Self {
             theme: Theme::System,
-            landing_page: "/".into(),
+            landing_page: Text::new("/"),
         }
     }
 }
@@ -149,7 +151,10 @@ impl MeApi {
         body: Json<ChangePassword>,
     ) -> Result<PasswordOk, PasswordError> {
         let s = &caller.session;
-        let new = NewPassword::parse(&body.new_password)?;
+        let new = NewPassword::parse(body.new_password.as_str())?;
+        let Some(current) = body.current_password.get() else {
+            return Err(ApiError::invalid_input("The current password is required.").into());
+        };
         // Wrong current passwords are throttled like sign-in, on the same key.
         let key = throttle::account_key(&s.email);
         if let Some(secs) =
@@ -160,15 +165,12 @@ impl MeApi {
         let stored = store::password_hash(&state.db.platform, s.account_id).await?;
         // No stored password is longer than the cap: anything longer is wrong
         // without spending a hash on it.
-        let plausible = body.current_password.chars().count() <= PASSWORD_MAX;
-        if !plausible
-            || !state
-                .passwords
-                .verify(&body.current_password, Some(&stored))
-                .await?
-        {
+        let plausible = current.chars().count() <= PASSWORD_MAX;
+        if !plausible || !state.passwords.verify(current, Some(&stored)).await? {
+            // 403, not 400: the request is well formed; the caller failed to
+            // prove who they are.
             return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
+                StatusCode::FORBIDDEN,
                 "wrong_password",
                 "The current password is not correct.",
             )
@@ -214,7 +216,7 @@ impl MeApi {
             Preferences::default,
             |(t, l)| Preferences {
                 theme: Theme::parse(&t),
-                landing_page: l,
+                landing_page: Text::new(l),
             },
         ))))
     }
@@ -231,7 +233,7 @@ impl MeApi {
         caller: TenantSession,
         body: Json<Preferences>,
     ) -> Result<PreferencesOk, SavePreferencesError> {
-        let landing = LandingPage::parse(&body.landing_page)?;
+        let landing = LandingPage::parse(body.landing_page.as_str())?;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         store::save_preferences(
             &mut tx,
@@ -243,7 +245,7 @@ impl MeApi {
         tx.commit().await?;
         Ok(PreferencesOk::Ok(Json(Preferences {
             theme: body.theme,
-            landing_page: landing.as_str().to_string(),
+            landing_page: Text::new(landing.as_str()),
         })))
     }
 }

@@ -9,14 +9,15 @@ use poem_openapi::{ApiResponse, Object, OpenApi, Union};
 use uuid::Uuid;
 
 use crate::accounts::{
-    AccountSummary, EMAIL_CANNOT_BE_USED, Email, NewAccount, NewPassword, PersonName, Role,
-    USER_LIMIT_REACHED, USER_LIMIT_SQLSTATE, new_user_role, required, store,
+    AccountSummary, EMAIL_CANNOT_BE_USED, Email, NewAccount, NewPassword, NewUserRole, PersonName,
+    Role, USER_LIMIT_REACHED, USER_LIMIT_SQLSTATE, new_user_role, required, store,
 };
 use crate::audit;
 use crate::auth::store as sessions;
 use crate::db::{sqlstate, unique_violation};
 use crate::error_responses;
 use crate::http::error::ApiError;
+use crate::http::input::{Optional, Text, TextRule};
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -29,18 +30,46 @@ pub struct UsersApi;
 /// answers with a message per missing or invalid field.
 #[derive(Object, Debug)]
 pub struct AddUser {
-    pub email: Option<String>,
-    pub name: Option<String>,
-    pub password: Option<String>,
+    pub email: Text<Email>,
+    pub name: Text<PersonName>,
+    pub password: Text<NewPassword>,
     /// `worker` (default) or `manager` in a brand; `employee` in a client
-    /// organisation.
-    pub role: Option<String>,
+    /// organisation (another organisation's role: 403).
+    pub role: Optional<Text<NewUserRole>>,
 }
 
 /// `{"action": "removeuser", "user_id": ...}`
 #[derive(Object, Debug)]
 pub struct RemoveUser {
-    pub user_id: Option<String>,
+    /// The account's id (an unknown or malformed one: 404; one's own: 403).
+    pub user_id: Text<AccountId>,
+}
+
+/// An account's id in the contract: a UUID.
+pub struct AccountId;
+
+impl TextRule for AccountId {
+    fn limits(schema: &mut poem_openapi::registry::MetaSchema) {
+        schema.format = Some("uuid");
+    }
+}
+
+/// The one value of an `action` that selects an operation (the spec's
+/// calls name it in the body or the query): an enum of one in the contract.
+pub struct ResetAction;
+
+impl TextRule for ResetAction {
+    fn limits(schema: &mut poem_openapi::registry::MetaSchema) {
+        schema.enum_items = vec!["resetorguserpassword".into()];
+    }
+}
+
+pub struct AccountInfoAction;
+
+impl TextRule for AccountInfoAction {
+    fn limits(schema: &mut poem_openapi::registry::MetaSchema) {
+        schema.enum_items = vec!["otheraccountinfo".into()];
+    }
 }
 
 #[derive(Union, Debug)]
@@ -55,9 +84,9 @@ pub enum ClientAuthPost {
 /// `{"action": "resetorguserpassword", "email", "new_password"}`
 #[derive(Object, Debug)]
 pub struct ResetPassword {
-    pub action: String,
-    pub email: Option<String>,
-    pub new_password: Option<String>,
+    pub action: Text<ResetAction>,
+    pub email: Text<Email>,
+    pub new_password: Text<NewPassword>,
 }
 
 #[derive(Object, Debug)]
@@ -112,9 +141,9 @@ impl UsersApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         /// Must be `otheraccountinfo`.
-        action: Query<String>,
+        action: Query<Text<AccountInfoAction>>,
     ) -> Result<AccountListOk, AccountListError> {
-        if action.0 != "otheraccountinfo" {
+        if action.0.as_str() != "otheraccountinfo" {
             return Err(
                 ApiError::invalid_input("Unknown action: use action=otheraccountinfo.").into(),
             );
@@ -165,13 +194,13 @@ impl UsersApi {
         body: Json<ResetPassword>,
     ) -> Result<ResetOk, ResetError> {
         let tenant = &caller.tenant;
-        if body.action != "resetorguserpassword" {
+        if body.action.as_str() != "resetorguserpassword" {
             return Err(
                 ApiError::invalid_input("Unknown action: use resetorguserpassword.").into(),
             );
         }
-        let email = Email::parse(required(&body.email, "Email")?)?;
-        let password = NewPassword::parse(body.new_password.as_deref().unwrap_or_default())?;
+        let email = Email::parse(required(body.email.get(), "Email")?)?;
+        let password = NewPassword::parse(body.new_password.as_str())?;
         let hash = state.passwords.hash(password.expose()).await?;
         let mut tx = state.db.begin_platform().await?;
         let Some((account_id, role)) = store::find_by_email(&mut tx, tenant.id, &email).await?
@@ -210,10 +239,10 @@ async fn add_user(
     add: AddUser,
 ) -> Result<AccountSummary, ApiError> {
     let tenant = &caller.tenant;
-    let name = PersonName::parse(required(&add.name, "Name")?)?;
-    let email = Email::parse(required(&add.email, "Email")?)?;
-    let password = NewPassword::parse(add.password.as_deref().unwrap_or_default())?;
-    let role = new_user_role(tenant.kind, add.role.as_deref())?;
+    let name = PersonName::parse(required(add.name.get(), "Name")?)?;
+    let email = Email::parse(required(add.email.get(), "Email")?)?;
+    let password = NewPassword::parse(add.password.as_str())?;
+    let role = new_user_role(tenant.kind, add.role.as_ref().map(Text::as_str))?;
     let password_hash = state.passwords.hash(password.expose()).await?;
 
     let account = NewAccount {
@@ -251,12 +280,14 @@ async fn remove_user(
     remove: RemoveUser,
 ) -> Result<(), ApiError> {
     let tenant = &caller.tenant;
-    let raw = required(&remove.user_id, "user_id")?;
+    let raw = required(remove.user_id.get(), "user_id")?;
     let Ok(user_id) = Uuid::parse_str(raw.trim()) else {
         return Err(ApiError::not_found("No such user in your organisation."));
     };
     if user_id == caller.session.account_id {
-        return Err(ApiError::invalid_input(
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
             "You cannot remove your own account.",
         ));
     }

@@ -291,17 +291,18 @@ export interface components {
          *     answers with a message per missing or invalid field.
          */
         AddUser: {
-            email?: string;
-            name?: string;
-            password?: string;
+            email: string;
+            name: string;
+            password: string;
             /**
              * @description `worker` (default) or `manager` in a brand; `employee` in a client
-             *     organisation.
+             *     organisation (another organisation's role: 403).
              */
             role?: string;
         };
         /** ChangePassword */
         ChangePassword: {
+            /** @description A wrong one is refused with 403 (`wrong_password`). */
             currentPassword: string;
             newPassword: string;
         };
@@ -358,14 +359,14 @@ export interface components {
         };
         /** NewTenant */
         NewTenant: {
-            /** @description Public id: 2–40 letters, digits, `-` or `_`, starting with a letter. */
+            /** @description Public id: 2–30 letters, digits, `-` or `_`, starting with a letter. */
             clientId: string;
             name: string;
             kind: components["schemas"]["TenantKind"];
             /** Format: int32 */
             userLimit: number;
             /** @description Module keys to enable; all brand modules when omitted. */
-            modules?: string[];
+            modules?: ("products" | "codes" | "labels" | "scans" | "dpp" | "journey" | "inventory" | "procurement" | "manufacturing" | "qa" | "logistics" | "sales" | "pricing" | "invoices" | "finance" | "tasks" | "calendar" | "client_tools")[];
             admin: components["schemas"]["FirstAdmin"];
         };
         /** OkBody */
@@ -417,16 +418,21 @@ export interface components {
          * @description `{"action": "removeuser", "user_id": ...}`
          */
         RemoveUser: {
-            user_id?: string;
+            /**
+             * Format: uuid
+             * @description The account's id (an unknown or malformed one: 404; one's own: 403).
+             */
+            user_id: string;
         };
         /**
          * ResetPassword
          * @description `{"action": "resetorguserpassword", "email", "new_password"}`
          */
         ResetPassword: {
-            action: string;
-            email?: string;
-            new_password?: string;
+            /** @enum {string} */
+            action: "resetorguserpassword";
+            email: string;
+            new_password: string;
         };
         /** @enum {string} */
         Role: "admin" | "manager" | "worker" | "employee" | "platform_admin";
@@ -756,7 +762,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Must be `otheraccountinfo`. */
-                action: string;
+                action: "otheraccountinfo";
             };
             header?: never;
             path?: never;

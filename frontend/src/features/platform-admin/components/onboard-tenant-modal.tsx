@@ -7,7 +7,7 @@ import { useForm, type FieldErrors } from '@/hooks/use-form';
 import { EMAIL_PATTERN, PASSWORD_HINT, passwordLengthOk } from '@/lib/validation';
 import { createTenant, type NewTenant, type Tenant } from '../api/tenants-api';
 
-const TENANT_ID = /^[A-Za-z][A-Za-z0-9_-]{1,39}$/;
+const TENANT_ID = /^[A-Za-z][A-Za-z0-9_-]{1,29}$/;
 
 type Kind = NewTenant['kind'];
 const KINDS: readonly { value: Kind; label: string }[] = [
@@ -29,7 +29,7 @@ function validate(v: OnboardValues): FieldErrors<OnboardValues> {
   const found: FieldErrors<OnboardValues> = {};
   const limit = Number(v.userLimit);
   if (!TENANT_ID.test(v.clientId.trim())) {
-    found.clientId = 'Start with a letter; use 2 to 40 letters, digits, - or _.';
+    found.clientId = 'Start with a letter; use 2 to 30 letters, digits, - or _.';
   }
   if (!v.name.trim()) found.name = 'Enter the organisation’s name.';
   if (!Number.isInteger(limit) || limit < 1) found.userLimit = 'Enter a whole number of 1 or more.';

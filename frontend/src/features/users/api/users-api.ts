@@ -54,7 +54,8 @@ export async function addOrgUser(user: NewUser): Promise<AddUserOutcome> {
   if (result.kind === 'network') return { kind: 'network' };
   if (result.kind === 'unexpected') return { kind: 'failed', detail: null };
   const { status, body } = result;
-  if (status === 403) {
+  // 403 role_not_allowed: a role this organisation does not have; the server says which.
+  if (status === 403 && body?.code !== 'role_not_allowed') {
     const limit = body?.code === 'user_limit' || body?.error === SERVER_USER_LIMIT_ERROR;
     return { kind: limit ? 'limit' : 'forbidden' };
   }

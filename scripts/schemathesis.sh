@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Schemathesis against a freshly seeded server: every operation of the
+# contract (/api/openapi.yaml), every phase (examples, coverage, fuzzing,
+# stateful) and every check (--checks all), once signed in as an organisation
+# admin and once as the platform admin. Any failure fails the run. `make test`
+# runs it after the browser tests; alone: `scripts/schemathesis.sh` (or
+# `make schemathesis`). It builds nothing: build the server first
+# (`cargo build --manifest-path backend/Cargo.toml --bin brandops`) or point
+# BRANDOPS_BIN at a prebuilt one.
+#
+#   1. .venv-schemathesis/ gets exactly tools/schemathesis/requirements.txt
+#      (made again whenever that file changes)
+#   2. for each role: a fresh database in the test cluster .data/pg-test,
+#      `brandops setup` (the demo tenants), `brandops serve` on a free port
+#      (scripts/lib.sh's server_* functions, as scripts/e2e.sh), then `st run`
+#      with tools/schemathesis/hooks.py signing in (the session cookie and the
+#      CSRF header on every request, a spare session when one ends), then the
+#      server is stopped. Databases and logs are removed when everything
+#      passed and kept for inspection otherwise.
+#
+# Arguments go to every `st run` (e.g. `scripts/schemathesis.sh
+# --include-operation-id login`).
+#
+# Env (all optional):
+#   BRANDOPS_BIN      the server binary (default backend/target/debug/brandops,
+#                     or $CARGO_TARGET_DIR/debug/brandops when that is set)
+#   ST_MAX_EXAMPLES   test cases per operation and phase (default 50)
+#   ST_SEED           the random seed (default 20250101: runs repeat)
+#   ST_ROLES          which runs: "org platform" (default), or one of them
+#   DEMO_PASSWORD     the demo accounts' password (default brandops-demo)
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+BIN="${BRANDOPS_BIN:-${CARGO_TARGET_DIR:-$ROOT/backend/target}/debug/brandops}"
+export TENANTS_DIR="${TENANTS_DIR:-$ROOT/tenants}"
+# The API is what is tested; the web app is not needed.
+export FRONTEND_DIR="${FRONTEND_DIR:-$ROOT/frontend/dist}"
+export DEMO_PASSWORD="${DEMO_PASSWORD:-brandops-demo}"
+export LOG_FORMAT=json RUST_LOG="${RUST_LOG:-info}"
+TOOLS="$ROOT/tools/schemathesis"
+VENV="$ROOT/.venv-schemathesis"
+MAX_EXAMPLES="${ST_MAX_EXAMPLES:-50}"
+SEED="${ST_SEED:-20250101}"
+ROLES="${ST_ROLES:-org platform}"
+
+[ -x "$BIN" ] || die "$BIN is not built: cargo build --manifest-path backend/Cargo.toml --bin brandops (or set BRANDOPS_BIN)"
+command -v python3 >/dev/null 2>&1 || die "python3 not found (scripts/deps.sh installs it)"
+
+cleanup() {
+  local rc=$?
+  server_cleanup "$rc" schemathesis
+  print_summary "schemathesis summary" "$rc"
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# The virtualenv is made again when the requirements change (their hash is
+# kept in it) or when it is broken.
+make_venv() {
+  local want have=""
+  want="$(sha256sum "$TOOLS/requirements.txt" | cut -d' ' -f1)"
+  [ -f "$VENV/requirements.sha256" ] && have="$(cat "$VENV/requirements.sha256")"
+  if [ "$want" = "$have" ] && "$VENV/bin/st" --version >/dev/null 2>&1; then
+    note "schemathesis: reusing $VENV ($("$VENV/bin/st" --version))"
+    return 0
+  fi
+  rm -rf "$VENV"
+  python3 -m venv "$VENV"
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+    --no-deps --requirement "$TOOLS/requirements.txt"
+  "$VENV/bin/python" -m pip check --disable-pip-version-check
+  echo "$want" >"$VENV/requirements.sha256"
+  "$VENV/bin/st" --version
+}
+
+# run_schemathesis EMAIL : every phase and check, signed in as EMAIL.
+run_schemathesis() {
+  BRANDOPS_URL="$SERVER_URL" BRANDOPS_EMAIL="$1" BRANDOPS_PASSWORD="$DEMO_PASSWORD" \
+    PYTHONPATH="$TOOLS" SCHEMATHESIS_HOOKS=hooks \
+    "$VENV/bin/st" --config-file "$TOOLS/schemathesis.toml" \
+    run "$SERVER_URL/api/openapi.yaml" \
+    --url "$SERVER_URL" \
+    --phases examples,coverage,fuzzing,stateful \
+    --checks all \
+    --max-examples "$MAX_EXAMPLES" \
+    --seed "$SEED" \
+    --workers 1 \
+    --no-color \
+    --report junit --report-dir "$ROOT/.data/schemathesis-$2" \
+    "${@:3}"
+}
+
+run_step "schemathesis: virtualenv $VENV" make_venv
+
+for role in $ROLES; do
+  case "$role" in
+    org) email="admin@acme.test" ;;
+    platform) email="platform@brandops.test" ;;
+    *) die "unknown role in ST_ROLES: $role (org or platform)" ;;
+  esac
+  server_init "st_$role"
+  run_step "schemathesis ($role): database $SERVER_DB + brandops setup" server_seed
+  run_step "schemathesis ($role): brandops serve on $SERVER_URL" server_start
+  run_step "schemathesis ($role): st run as $email" run_schemathesis "$email" "$role" "$@"
+  server_stop
+done
