@@ -198,17 +198,15 @@ pub async fn find_login_account<'e>(
 /// The counter of `key` (a zero one when it has none), locked until the
 /// transaction ends.
 pub async fn throttle_counter(conn: &mut PgConnection, key: &str) -> Result<Counter, sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO platform.login_throttle (key, failures, window_start) VALUES ($1, 0, now())
-         ON CONFLICT (key) DO NOTHING",
-    )
-    .bind(key)
-    .execute(&mut *conn)
-    .await?;
+    // One statement: creates the row or locks the one there, and reads it.
+    // (An insert that did nothing followed by `SELECT … FOR UPDATE` found no
+    // row when a successful sign-in deleted it in between: a 500.)
     let (attempts, window_expired, locked_secs): (i32, bool, Option<f64>) = sqlx::query_as(
-        "SELECT failures, window_start < now() - make_interval(secs => $2),
-                extract(epoch FROM locked_until - now())::float8
-         FROM platform.login_throttle WHERE key = $1 FOR UPDATE",
+        "INSERT INTO platform.login_throttle AS t (key, failures, window_start)
+         VALUES ($1, 0, now())
+         ON CONFLICT (key) DO UPDATE SET key = EXCLUDED.key
+         RETURNING t.failures, t.window_start < now() - make_interval(secs => $2),
+                   extract(epoch FROM t.locked_until - now())::float8",
     )
     .bind(key)
     .bind(WINDOW_SECS)

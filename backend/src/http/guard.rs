@@ -32,6 +32,11 @@ pub struct RequestContext {
     pub operation: Option<OperationId>,
 }
 
+/// The operations the guard treats apart: liveness reads no session, and
+/// signing in needs no CSRF token. (A test checks both ids exist.)
+const HEALTH: &str = "health";
+const LOGIN: &str = "login";
+
 pub struct Guard {
     state: SharedState,
 }
@@ -232,7 +237,7 @@ impl<E> GuardEndpoint<E> {
         let operation = resolved.map(|op| op.id);
         limit_body(req, resolved).await?;
         // Liveness must not touch the database, session or not.
-        let health = operation == Some(OperationId("health"));
+        let health = operation == Some(OperationId(HEALTH));
         let token = req
             .cookie()
             .private_with_key(&state.cookie_key)
@@ -258,7 +263,7 @@ impl<E> GuardEndpoint<E> {
             }
             // Signing in again from a signed-in browser needs no token: the
             // old session is ended by the sign-in itself.
-            let login = operation == Some(OperationId("login"));
+            let login = operation == Some(OperationId(LOGIN));
             if unsafe_method && !login {
                 let sent = req.header(CSRF_HEADER).unwrap_or_default();
                 if !tokens_equal(sent, &s.csrf_token) {
@@ -283,6 +288,14 @@ impl<E> GuardEndpoint<E> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_operations_the_guard_names_exist() {
+        let ops = crate::http::operations::Operations::of::<crate::http::api::Apis>().unwrap();
+        for id in [super::HEALTH, super::LOGIN] {
+            assert!(ops.ids().contains(&id), "{id}");
+        }
+    }
+
     use super::origin_of;
 
     #[test]

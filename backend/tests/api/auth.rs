@@ -576,6 +576,43 @@ async fn parallel_wrong_sign_ins_check_at_most_the_account_limit() {
     assert!(checked <= 5, "{checked} passwords checked: {statuses:?}");
 }
 
+/// Correct sign-ins of one account at once never fail: each one's success
+/// clears the account's counter while the others are counting. (The counter
+/// used to be read by a second statement after an insert that did nothing,
+/// which found no row when a success had just deleted it: a 500.)
+#[tokio::test]
+async fn parallel_correct_sign_ins_of_one_account_never_fail() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let user = app.account(&brand, Role::Worker).await;
+    let http = reqwest::Client::new();
+    for round in 0..4 {
+        let attempts = (0..8).map(|i| {
+            http.post(format!("{}/api/auth/login", app.base))
+                .header("x-forwarded-for", format!("198.51.100.{}", i + 10))
+                .json(&json!({"email": user, "password": PASSWORD}))
+                .send()
+        });
+        let statuses: Vec<StatusCode> = futures::future::join_all(attempts)
+            .await
+            .into_iter()
+            .map(|r| r.unwrap().status())
+            .collect();
+        // Attempts are counted before the password is checked, so a burst of
+        // correct ones may be told to wait; never an error.
+        assert!(
+            statuses
+                .iter()
+                .all(|s| *s == StatusCode::OK || *s == StatusCode::TOO_MANY_REQUESTS),
+            "round {round}: {statuses:?}"
+        );
+        assert!(
+            statuses.contains(&StatusCode::OK),
+            "round {round}: {statuses:?}"
+        );
+    }
+}
+
 /// Guessing the current password on the password-change form is throttled
 /// like sign-in, on the same account counter.
 #[tokio::test]
