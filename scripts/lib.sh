@@ -280,3 +280,13 @@ server_cleanup() {
     fi
   done
 }
+
+# absolute_dir DIR : DIR made absolute (relative to $PWD), without a trailing /.
+absolute_dir() {
+  local d="$1"
+  case "$d" in
+    /*) ;;
+    *) d="$PWD/$d" ;;
+  esac
+  echo "${d%/}"
+}

@@ -40,12 +40,7 @@ usage() {
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage; fi
 cmd="$1"
-dir="${2:-$ROOT/.data/pg}"
-case "$dir" in
-  /*) ;;
-  *) dir="$PWD/$dir" ;;
-esac
-dir="${dir%/}"
+dir="$(absolute_dir "${2:-$ROOT/.data/pg}")"
 data="$dir/data"
 sock="$dir/run"
 portfile="$dir/port"

@@ -59,12 +59,7 @@ usage() {
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage; fi
 cmd="$1"
-cluster="${2:-$ROOT/.data/pg-test}"
-case "$cluster" in
-  /*) ;;
-  *) cluster="$PWD/$cluster" ;;
-esac
-cluster="${cluster%/}"
+cluster="$(absolute_dir "${2:-$ROOT/.data/pg-test}")"
 dir="$cluster/pgbouncer"
 ini="$dir/pgbouncer.ini"
 userlist="$dir/userlist.txt"
