@@ -166,6 +166,8 @@ async fn tenants_in_turn(
             kind: TenantKind::Brand,
             schema: brandops::tenants::schema_for(None, &client_id, TenantKind::Brand).unwrap(),
             user_limit: 5,
+            product_limit: 100,
+            code_quota: 1_000_000,
             modules: default_modules(TenantKind::Brand),
             accounts: vec![],
         };

@@ -56,6 +56,12 @@ enum TenantCommand {
         kind: String,
         #[arg(long)]
         user_limit: i32,
+        /// How many products it may have (default 100).
+        #[arg(long)]
+        product_limit: Option<i32>,
+        /// How many codes it may generate in all (default 1000000).
+        #[arg(long)]
+        code_quota: Option<i64>,
         #[arg(long)]
         admin_email: String,
         #[arg(long)]
@@ -156,6 +162,8 @@ async fn tenant_command(settings: Settings, command: TenantCommand) -> anyhow::R
             name,
             kind,
             user_limit,
+            product_limit,
+            code_quota,
             admin_email,
             admin_name,
             admin_password,
@@ -167,6 +175,8 @@ async fn tenant_command(settings: Settings, command: TenantCommand) -> anyhow::R
                 kind: TenantKind::parse(&kind).expect("clap checked the kind"),
                 schema: None,
                 user_limit,
+                product_limit,
+                code_quota,
                 modules,
                 accounts: vec![FirstAccount {
                     email: admin_email,

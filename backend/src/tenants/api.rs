@@ -12,8 +12,8 @@ use poem_openapi::{Object, OpenApi};
 
 use super::onboard::{ClientId, ClientIdInPath, USER_LIMIT_MAX};
 use super::{
-    FirstAccount, ModuleKey, Onboarding, OrganisationName, Tenant, TenantKind, onboard,
-    set_suspended, store,
+    FirstAccount, Limits, ModuleKey, Onboarding, OrganisationName, Tenant, TenantKind, onboard,
+    set_limits, set_suspended, store,
 };
 use crate::accounts::{Email, NewPassword, PersonName, Role};
 use crate::error_responses;
@@ -43,6 +43,19 @@ pub struct NewTenant {
     pub kind: TenantKind,
     #[oai(rename = "userLimit")]
     pub user_limit: UserLimit,
+    /// How many products it may have (0 to 1000000; 100 when omitted).
+    #[oai(
+        rename = "productLimit",
+        validator(minimum(value = "0"), maximum(value = "1000000"))
+    )]
+    pub product_limit: Optional<i32>,
+    /// How many codes it may generate in all (0 to 10000000000; 1000000 when
+    /// omitted).
+    #[oai(
+        rename = "codeQuota",
+        validator(minimum(value = "0"), maximum(value = "10000000000"))
+    )]
+    pub code_quota: Optional<i64>,
     /// Module keys to enable; all brand modules when omitted.
     pub modules: Optional<Vec<Text<ModuleKey>>>,
     pub admin: FirstAdmin,
@@ -92,6 +105,27 @@ impl ToJSON for UserLimit {
     }
 }
 
+/// New plan limits; those omitted keep their values. Lowering a limit below
+/// current use is allowed: it blocks new additions and deletes nothing.
+#[derive(Object, Debug)]
+pub struct TenantLimits {
+    #[oai(
+        rename = "userLimit",
+        validator(minimum(value = "1"), maximum(value = "100000"))
+    )]
+    pub user_limit: Optional<i32>,
+    #[oai(
+        rename = "productLimit",
+        validator(minimum(value = "0"), maximum(value = "1000000"))
+    )]
+    pub product_limit: Optional<i32>,
+    #[oai(
+        rename = "codeQuota",
+        validator(minimum(value = "0"), maximum(value = "10000000000"))
+    )]
+    pub code_quota: Optional<i64>,
+}
+
 json_response!(TenantListOk { 200 => Ok(Vec<Tenant>) });
 error_responses!(TenantListError { Unauthorized = 401, Forbidden = 403 });
 
@@ -107,6 +141,12 @@ error_responses!(TenantCreateError with body {
 });
 
 json_response!(TenantOk { 200 => Ok(Tenant) });
+error_responses!(TenantLimitsError with body {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+    NotFound = 404,
+});
 error_responses!(TenantChangeError {
     BadRequest = 400,
     Unauthorized = 401,
@@ -152,6 +192,8 @@ impl TenantsApi {
             kind: body.kind,
             schema: None,
             user_limit: body.user_limit.0,
+            product_limit: body.product_limit.0,
+            code_quota: body.code_quota.0,
             modules: body
                 .modules
                 .0
@@ -171,6 +213,35 @@ impl TenantsApi {
             .await?
             .ok_or_else(|| ApiError::internal(anyhow::anyhow!("created tenant not found")))?;
         Ok(TenantCreated::Created(Json(tenant)))
+    }
+
+    /// Set a tenant's plan limits (platform admins).
+    #[oai(
+        path = "/platform/tenants/:client_id",
+        method = "patch",
+        operation_id = "updateTenantLimits"
+    )]
+    async fn update_limits(
+        &self,
+        state: Data<&SharedState>,
+        caller: SignedIn,
+        client_id: Path<Text<ClientIdInPath>>,
+        body: Json<TenantLimits>,
+    ) -> Result<TenantOk, TenantLimitsError> {
+        let b = body.0;
+        let (user, product, quota) = (b.user_limit.0, b.product_limit.0, b.code_quota.0);
+        let tenant = set_limits(
+            &state.db.platform,
+            client_id.0.as_str(),
+            Limits {
+                user_limit: user,
+                product_limit: product,
+                code_quota: quota,
+            },
+            &caller.actor,
+        )
+        .await?;
+        Ok(TenantOk::Ok(Json(tenant)))
     }
 
     /// Suspend a tenant: its users cannot sign in and their sessions end.

@@ -16,6 +16,10 @@ pub struct TenantFile {
     pub schema: Option<String>,
     pub user_limit: i32,
     #[serde(default)]
+    pub product_limit: Option<i32>,
+    #[serde(default)]
+    pub code_quota: Option<i64>,
+    #[serde(default)]
     pub modules: Vec<String>,
     pub accounts: Vec<AccountEntry>,
 }

@@ -119,6 +119,12 @@ pub struct Tenant {
     pub schema_name: String,
     #[oai(rename = "userLimit")]
     pub user_limit: i32,
+    /// How many products it may have.
+    #[oai(rename = "productLimit")]
+    pub product_limit: i32,
+    /// How many serialized codes it may generate in all.
+    #[oai(rename = "codeQuota")]
+    pub code_quota: i64,
     #[oai(rename = "userCount")]
     pub user_count: i64,
     /// `active` or `suspended`.
@@ -126,6 +132,65 @@ pub struct Tenant {
     pub modules: Vec<String>,
     #[oai(rename = "createdAt")]
     pub created_at: DateTime<Utc>,
+}
+
+/// Plan limits to change; `None` keeps the current value.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    pub user_limit: Option<i32>,
+    pub product_limit: Option<i32>,
+    pub code_quota: Option<i64>,
+}
+
+/// Sets a tenant's plan limits, with an audit record of the new values.
+/// Lowering one below current use is allowed: it blocks new additions and
+/// deletes nothing.
+pub async fn set_limits(
+    pool: &PgPool,
+    client_id: &str,
+    limits: Limits,
+    actor: &Actor,
+) -> Result<Tenant, ApiError> {
+    onboard::check_limits(limits.user_limit, limits.product_limit, limits.code_quota)?;
+    if limits.user_limit.is_none() && limits.product_limit.is_none() && limits.code_quota.is_none()
+    {
+        return Err(ApiError::invalid_input(
+            "Give at least one of userLimit, productLimit and codeQuota.",
+        ));
+    }
+    let mut tx = pool.begin().await?;
+    let Some(id) = store::set_limits(
+        &mut tx,
+        client_id,
+        limits.user_limit,
+        limits.product_limit,
+        limits.code_quota,
+    )
+    .await?
+    else {
+        return Err(ApiError::not_found(format!(
+            "No tenant with clientId '{client_id}'."
+        )));
+    };
+    let tenant = store::find_tenant(&mut *tx, client_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("tenant vanished"))?;
+    let detail = serde_json::json!({
+        "userLimit": tenant.user_limit,
+        "productLimit": tenant.product_limit,
+        "codeQuota": tenant.code_quota,
+    });
+    audit::record(
+        &mut *tx,
+        actor,
+        "tenant.limits",
+        Some(id),
+        Some(client_id),
+        detail,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(tenant)
 }
 
 /// Suspends (`suspend = true`) or reactivates a tenant. Suspension ends every

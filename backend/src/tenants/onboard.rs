@@ -30,6 +30,9 @@ pub struct Onboarding {
     /// The schema name; derived from the clientId when absent.
     pub schema: Option<String>,
     pub user_limit: i32,
+    /// [`PRODUCT_LIMIT_DEFAULT`] and [`CODE_QUOTA_DEFAULT`] when absent.
+    pub product_limit: Option<i32>,
+    pub code_quota: Option<i64>,
     /// Module keys; [`default_modules`] of the kind when absent.
     pub modules: Option<Vec<String>>,
     pub accounts: Vec<FirstAccount>,
@@ -61,6 +64,8 @@ pub struct PreparedTenant {
     pub kind: TenantKind,
     pub schema: Ident,
     pub user_limit: i32,
+    pub product_limit: i32,
+    pub code_quota: i64,
     pub modules: Vec<String>,
     pub accounts: Vec<NewAccount>,
 }
@@ -102,6 +107,35 @@ impl TextRule for ClientIdInPath {
 /// A new tenant's user limit: 1 to 100000 (an integer in the contract with
 /// these bounds; the handler's check has the message).
 pub const USER_LIMIT_MAX: i32 = 100_000;
+pub const PRODUCT_LIMIT_MAX: i32 = 1_000_000;
+pub const CODE_QUOTA_MAX: i64 = 10_000_000_000;
+pub const PRODUCT_LIMIT_DEFAULT: i32 = 100;
+pub const CODE_QUOTA_DEFAULT: i64 = 1_000_000;
+
+/// Checks the plan limits a platform admin sets (at onboarding or later);
+/// the message names the field.
+pub fn check_limits(
+    user_limit: Option<i32>,
+    product_limit: Option<i32>,
+    code_quota: Option<i64>,
+) -> Result<(), ApiError> {
+    if user_limit.is_some_and(|l| !(1..=USER_LIMIT_MAX).contains(&l)) {
+        return Err(ApiError::invalid_input(
+            "userLimit must be between 1 and 100000.",
+        ));
+    }
+    if product_limit.is_some_and(|l| !(0..=PRODUCT_LIMIT_MAX).contains(&l)) {
+        return Err(ApiError::invalid_input(
+            "productLimit must be between 0 and 1000000.",
+        ));
+    }
+    if code_quota.is_some_and(|q| !(0..=CODE_QUOTA_MAX).contains(&q)) {
+        return Err(ApiError::invalid_input(
+            "codeQuota must be between 0 and 10000000000.",
+        ));
+    }
+    Ok(())
+}
 
 fn parse_client_id(raw: &str) -> Result<String, ApiError> {
     let client_id = raw.trim();
@@ -170,11 +204,7 @@ impl Onboarding {
     pub async fn prepare(&self, passwords: &Passwords) -> Result<PreparedTenant, ApiError> {
         let client_id = parse_client_id(&self.client_id)?;
         let name = OrganisationName::parse(&self.name)?;
-        if !(1..=USER_LIMIT_MAX).contains(&self.user_limit) {
-            return Err(ApiError::invalid_input(
-                "userLimit must be between 1 and 100000.",
-            ));
-        }
+        check_limits(Some(self.user_limit), self.product_limit, self.code_quota)?;
         let modules = parse_modules(self.modules.as_deref(), self.kind)?;
         let schema = schema_for(self.schema.as_deref(), &client_id, self.kind)?;
         if self.accounts.len() > self.user_limit as usize {
@@ -214,6 +244,8 @@ impl Onboarding {
             kind: self.kind,
             schema,
             user_limit: self.user_limit,
+            product_limit: self.product_limit.unwrap_or(PRODUCT_LIMIT_DEFAULT),
+            code_quota: self.code_quota.unwrap_or(CODE_QUOTA_DEFAULT),
             modules,
             accounts,
         })
@@ -254,6 +286,8 @@ pub async fn onboard(
         schema: &tenant.schema_name,
         role: &tenant.role_name,
         user_limit: new.user_limit,
+        product_limit: new.product_limit,
+        code_quota: new.code_quota,
         modules: &new.modules,
     };
     store::insert_tenant(tx, &row)

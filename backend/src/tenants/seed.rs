@@ -51,6 +51,8 @@ pub async fn seed_demo_if_empty(
             kind: t.kind,
             schema: t.schema.clone(),
             user_limit: t.user_limit,
+            product_limit: t.product_limit,
+            code_quota: t.code_quota,
             modules: Some(t.modules.clone()),
             accounts,
         };

@@ -25,6 +25,7 @@ async fn select_tenants<'e>(
 ) -> Result<Vec<Tenant>, sqlx::Error> {
     sqlx::query_as(
         "SELECT t.id, t.client_id, t.name, t.kind, t.schema_name, t.user_limit,
+                t.product_limit, t.code_quota,
                 (SELECT count(*) FROM platform.accounts a WHERE a.tenant_id = t.id) AS user_count,
                 t.status, t.modules, t.created_at
          FROM platform.tenants t
@@ -77,6 +78,8 @@ pub struct TenantRow<'a> {
     pub schema: &'a Ident,
     pub role: &'a Ident,
     pub user_limit: i32,
+    pub product_limit: i32,
+    pub code_quota: i64,
     pub modules: &'a [String],
 }
 
@@ -85,8 +88,9 @@ pub async fn insert_tenant(
     row: &TenantRow<'_>,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO platform.tenants (id, client_id, name, kind, schema_name, role_name, user_limit, modules)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        "INSERT INTO platform.tenants
+             (id, client_id, name, kind, schema_name, role_name, user_limit, product_limit, code_quota, modules)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
     )
     .bind(row.id)
     .bind(row.client_id)
@@ -95,6 +99,8 @@ pub async fn insert_tenant(
     .bind(row.schema.as_str())
     .bind(row.role.as_str())
     .bind(row.user_limit)
+    .bind(row.product_limit)
+    .bind(row.code_quota)
     .bind(row.modules)
     .execute(conn)
     .await?;
@@ -116,6 +122,30 @@ pub async fn set_suspended(
     )
     .bind(client_id)
     .bind(suspend)
+    .fetch_optional(conn)
+    .await
+}
+
+/// Sets the limits given (the others keep their values); the tenant's id, or
+/// None when no tenant has that clientId.
+pub async fn set_limits(
+    conn: &mut PgConnection,
+    client_id: &str,
+    user_limit: Option<i32>,
+    product_limit: Option<i32>,
+    code_quota: Option<i64>,
+) -> Result<Option<Uuid>, sqlx::Error> {
+    sqlx::query_scalar(
+        "UPDATE platform.tenants
+         SET user_limit = coalesce($2, user_limit),
+             product_limit = coalesce($3, product_limit),
+             code_quota = coalesce($4, code_quota)
+         WHERE lower(client_id) = lower($1) RETURNING id",
+    )
+    .bind(client_id)
+    .bind(user_limit)
+    .bind(product_limit)
+    .bind(code_quota)
     .fetch_optional(conn)
     .await
 }

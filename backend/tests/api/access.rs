@@ -111,6 +111,10 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
         ("listTenants", (Allowed::Platform, None)),
         ("createTenant", (Allowed::Platform, Some(bad_tenant))),
         ("suspendTenant", (Allowed::Platform, Some(json!({})))),
+        (
+            "updateTenantLimits",
+            (Allowed::Platform, Some(json!({"userLimit": 5}))),
+        ),
         ("reactivateTenant", (Allowed::Platform, Some(json!({})))),
     ])
 }

@@ -128,6 +128,8 @@ impl TestApp {
             kind,
             schema: schema_for(None, client_id, kind).unwrap(),
             user_limit: 10,
+            product_limit: 100,
+            code_quota: 1_000_000,
             modules: default_modules(kind),
             accounts: vec![new_account(&admin, Role::Admin).await],
         };

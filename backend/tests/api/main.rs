@@ -11,6 +11,7 @@ mod contract;
 mod headers;
 mod input;
 mod isolation;
+mod limits;
 mod me;
 mod openapi;
 mod organisation;

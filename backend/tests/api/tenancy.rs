@@ -311,6 +311,8 @@ async fn a_recreated_database_of_the_same_name_can_be_set_up_again() {
             kind,
             schema: None,
             user_limit: 5,
+            product_limit: None,
+            code_quota: None,
             modules: None,
             accounts: vec![FirstAccount {
                 email: format!("admin@{}.test", client_id.to_lowercase()),
@@ -411,18 +413,28 @@ async fn the_demo_seed_onboards_every_listed_account_once() {
     assert_eq!(seeded, listed);
 
     for t in &tenants {
-        let (kind, user_limit): (String, i32) =
-            sqlx::query_as("SELECT kind, user_limit FROM platform.tenants WHERE client_id = $1")
-                .bind(&t.client_id)
-                .fetch_one(&app.owner)
-                .await
-                .unwrap();
+        let (kind, user_limit, product_limit, code_quota): (String, i32, i32, i64) =
+            sqlx::query_as(
+                "SELECT kind, user_limit, product_limit, code_quota
+                 FROM platform.tenants WHERE client_id = $1",
+            )
+            .bind(&t.client_id)
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+        // The demo files set every limit.
         assert_eq!(
-            (kind.as_str(), user_limit),
-            (t.kind.as_str(), t.user_limit),
+            (
+                kind.as_str(),
+                user_limit,
+                Some(product_limit),
+                Some(code_quota)
+            ),
+            (t.kind.as_str(), t.user_limit, t.product_limit, t.code_quota),
             "{}",
             t.client_id
         );
+        assert!(t.product_limit.is_some() && t.code_quota.is_some());
         for a in &t.accounts {
             let c = app.login_with(&a.email, password).await;
             assert_eq!(c.user["email"], a.email.to_lowercase(), "{}", a.email);

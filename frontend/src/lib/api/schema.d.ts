@@ -236,6 +236,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/tenants/{client_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set a tenant's plan limits (platform admins). */
+        patch: operations["updateTenantLimits"];
+        trace?: never;
+    };
     "/api/platform/tenants/{client_id}/suspend": {
         parameters: {
             query?: never;
@@ -365,6 +382,17 @@ export interface components {
             kind: components["schemas"]["TenantKind"];
             /** Format: int32 */
             userLimit: number;
+            /**
+             * Format: int32
+             * @description How many products it may have (0 to 1000000; 100 when omitted).
+             */
+            productLimit?: number;
+            /**
+             * Format: int64
+             * @description How many codes it may generate in all (0 to 10000000000; 1000000 when
+             *     omitted).
+             */
+            codeQuota?: number;
             /** @description Module keys to enable; all brand modules when omitted. */
             modules?: ("products" | "codes" | "labels" | "scans" | "dpp" | "journey" | "inventory" | "procurement" | "manufacturing" | "qa" | "logistics" | "sales" | "pricing" | "invoices" | "finance" | "tasks" | "calendar" | "client_tools")[];
             admin: components["schemas"]["FirstAdmin"];
@@ -477,6 +505,16 @@ export interface components {
             schema: string;
             /** Format: int32 */
             userLimit: number;
+            /**
+             * Format: int32
+             * @description How many products it may have.
+             */
+            productLimit: number;
+            /**
+             * Format: int64
+             * @description How many serialized codes it may generate in all.
+             */
+            codeQuota: number;
             /** Format: int64 */
             userCount: number;
             /** @description `active` or `suspended`. */
@@ -487,6 +525,19 @@ export interface components {
         };
         /** @enum {string} */
         TenantKind: "brand" | "client";
+        /**
+         * TenantLimits
+         * @description New plan limits; those omitted keep their values. Lowering a limit below
+         *     current use is allowed: it blocks new additions and deletes nothing.
+         */
+        TenantLimits: {
+            /** Format: int32 */
+            userLimit?: number;
+            /** Format: int32 */
+            productLimit?: number;
+            /** Format: int64 */
+            codeQuota?: number;
+        };
         /** @enum {string} */
         Theme: "light" | "dark" | "system";
         /**
@@ -1438,6 +1489,88 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateTenantLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["TenantLimits"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Tenant"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
