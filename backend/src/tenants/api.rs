@@ -105,7 +105,7 @@ impl ToJSON for UserLimit {
     }
 }
 
-/// New plan limits; those omitted keep their values. Lowering a limit below
+/// New plan limits; those omitted keep their values (`{}` changes nothing). Lowering a limit below
 /// current use is allowed: it blocks new additions and deletes nothing.
 #[derive(Object, Debug)]
 pub struct TenantLimits {

@@ -142,7 +142,8 @@ pub struct Limits {
     pub code_quota: Option<i64>,
 }
 
-/// Sets a tenant's plan limits, with an audit record of the new values.
+/// Sets a tenant's plan limits, with an audit record of the new values (none
+/// given: the tenant as it is).
 /// Lowering one below current use is allowed: it blocks new additions and
 /// deletes nothing.
 pub async fn set_limits(
@@ -152,12 +153,9 @@ pub async fn set_limits(
     actor: &Actor,
 ) -> Result<Tenant, ApiError> {
     onboard::check_limits(limits.user_limit, limits.product_limit, limits.code_quota)?;
-    if limits.user_limit.is_none() && limits.product_limit.is_none() && limits.code_quota.is_none()
-    {
-        return Err(ApiError::invalid_input(
-            "Give at least one of userLimit, productLimit and codeQuota.",
-        ));
-    }
+    let unchanged = limits.user_limit.is_none()
+        && limits.product_limit.is_none()
+        && limits.code_quota.is_none();
     let mut tx = pool.begin().await?;
     let Some(id) = store::set_limits(
         &mut tx,
@@ -175,6 +173,10 @@ pub async fn set_limits(
     let tenant = store::find_tenant(&mut *tx, client_id)
         .await?
         .ok_or_else(|| ApiError::not_found("tenant vanished"))?;
+    if unchanged {
+        // An empty change changes nothing, and is not worth a record.
+        return Ok(tenant);
+    }
     let detail = serde_json::json!({
         "userLimit": tenant.user_limit,
         "productLimit": tenant.product_limit,

@@ -86,7 +86,6 @@ async fn bad_limits_are_refused_and_change_nothing() {
     let before = stored(&app, &brand.client_id).await;
     let path = format!("/api/platform/tenants/{}", brand.client_id);
     for (body, field) in [
-        (json!({}), "userLimit"),
         (json!({"userLimit": 0}), "userLimit"),
         (json!({"userLimit": 100_001}), "userLimit"),
         (json!({"productLimit": -1}), "productLimit"),
@@ -103,6 +102,12 @@ async fn bad_limits_are_refused_and_change_nothing() {
         );
     }
     assert_eq!(stored(&app, &brand.client_id).await, before);
+    // An empty change is no change.
+    let (status, t) = platform.patch(&path, json!({})).await;
+    assert_eq!(
+        (status, &t["userLimit"]),
+        (StatusCode::OK, &json!(before.0))
+    );
     let (status, _) = platform
         .patch(
             "/api/platform/tenants/no-such-tenant",

@@ -527,7 +527,7 @@ export interface components {
         TenantKind: "brand" | "client";
         /**
          * TenantLimits
-         * @description New plan limits; those omitted keep their values. Lowering a limit below
+         * @description New plan limits; those omitted keep their values (`{}` changes nothing). Lowering a limit below
          *     current use is allowed: it blocks new additions and deletes nothing.
          */
         TenantLimits: {
