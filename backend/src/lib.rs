@@ -9,7 +9,7 @@
 //! Domains, each one folder with the same parts (`mod.rs`: types and rules;
 //! `api.rs` or `api/`: its operations; `store.rs`: its SQL):
 //! `accounts` (organisation users, the user's own profile and preferences),
-//! `audit`, `auth` (sign-in, sessions), `organisation`, `tenants`
+//! `audit`, `auth` (sign-in, sessions), `organisation`, `products`, `tenants`
 //! (onboarding and platform administration). `docs/adding-a-domain.md` is the
 //! checklist for a new one.
 
@@ -22,4 +22,5 @@ pub mod accounts;
 pub mod audit;
 pub mod auth;
 pub mod organisation;
+pub mod products;
 pub mod tenants;

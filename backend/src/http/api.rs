@@ -11,6 +11,7 @@ use crate::accounts::api::users::UsersApi;
 use crate::auth::api::AuthApi;
 use crate::http::health::HealthApi;
 use crate::organisation::api::OrganisationApi;
+use crate::products::api::ProductsApi;
 use crate::tenants::api::TenantsApi;
 
 /// Every API of the service, in the order the contract lists them.
@@ -21,6 +22,7 @@ pub type Apis = (
     MeApi,
     OrganisationApi,
     TenantsApi,
+    ProductsApi,
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {

@@ -18,4 +18,6 @@ pub enum ApiTags {
     Organisation,
     /// Platform administration: tenants.
     Platform,
+    /// Products, their GTINs and the plan's product limit.
+    Products,
 }

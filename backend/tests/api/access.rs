@@ -43,6 +43,10 @@ enum Allowed {
     /// Tenant members who may open /settings (the spec gives workers none).
     PreferenceEditors,
     Platform,
+    /// Brand admins and managers.
+    BrandEditors,
+    /// Every member of a brand.
+    BrandMembers,
 }
 
 fn allowed(rule: Allowed, who: Who) -> bool {
@@ -54,6 +58,10 @@ fn allowed(rule: Allowed, who: Who) -> bool {
         Allowed::OrgAdmins => matches!(who, Who::BrandAdmin | Who::ClientAdmin),
         Allowed::PreferenceEditors => tenant_member && who != Who::BrandWorker,
         Allowed::Platform => who == Who::PlatformAdmin,
+        Allowed::BrandEditors => matches!(who, Who::BrandAdmin | Who::BrandManager),
+        Allowed::BrandMembers => {
+            matches!(who, Who::BrandAdmin | Who::BrandManager | Who::BrandWorker)
+        }
     }
 }
 
@@ -116,6 +124,17 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             (Allowed::Platform, Some(json!({"userLimit": 5}))),
         ),
         ("reactivateTenant", (Allowed::Platform, Some(json!({})))),
+        ("listProducts", (Allowed::BrandMembers, None)),
+        (
+            "createProduct",
+            (
+                Allowed::BrandMembers,
+                Some(json!({"product_name": "", "skuid": "", "gtin": ""})),
+            ),
+        ),
+        ("getProduct", (Allowed::BrandMembers, None)),
+        ("updateProduct", (Allowed::BrandEditors, Some(json!({})))),
+        ("archiveProduct", (Allowed::BrandEditors, None)),
     ])
 }
 
@@ -139,9 +158,13 @@ fn contract_operations() -> Vec<(String, String, String)> {
 /// A URL for the operation: path parameters name nothing that exists, and
 /// the spec's query actions are given.
 fn concrete(path: &str) -> String {
-    let path = path.replace("{client_id}", "no-such-tenant");
+    let path = path
+        .replace("{client_id}", "no-such-tenant")
+        .replace("{id}", "00000000-0000-0000-0000-000000000000");
     if path == "/api/account-info" {
         format!("{path}?action=otheraccountinfo")
+    } else if path == "/api/product-handler" {
+        format!("{path}?action=allproducts")
     } else {
         path
     }

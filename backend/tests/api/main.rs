@@ -15,6 +15,7 @@ mod limits;
 mod me;
 mod openapi;
 mod organisation;
+mod products;
 mod server;
 mod sql;
 mod tenancy;

@@ -1,0 +1,302 @@
+//! The products operations: the spec's list call
+//! (`GET /api/product-handler?action=allproducts`) and the REST operations
+//! under `/api/products`.
+
+use poem::http::StatusCode;
+use poem::web::Data;
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::registry::MetaSchema;
+use poem_openapi::{Object, OpenApi};
+use uuid::Uuid;
+
+use super::store::{self, ProductFields};
+use super::{Category, Description, Gtin, Product, ProductName, Skuid};
+use crate::db::{TenantTx, unique_violation};
+use crate::error_responses;
+use crate::http::error::ApiError;
+use crate::http::input::{Optional, Text, TextRule};
+use crate::http::security::TenantSession;
+use crate::http::state::SharedState;
+use crate::http::tags::ApiTags;
+use crate::json_response;
+
+#[derive(Default)]
+pub struct ProductsApi;
+
+/// The spec's list answer: the active products, and the organisation's
+/// product limit and how many it has.
+#[derive(Object, Debug)]
+pub struct ProductList {
+    pub products: Vec<Product>,
+    pub max_products: i64,
+    pub added_products: i64,
+}
+
+/// `action` of the spec's list call.
+pub struct ProductHandlerAction;
+
+impl TextRule for ProductHandlerAction {
+    fn limits(schema: &mut MetaSchema) {
+        schema.enum_items = vec!["allproducts".into()];
+    }
+}
+
+#[derive(Object, Debug)]
+pub struct NewProduct {
+    pub product_name: Text<ProductName>,
+    /// Unique in the organisation, whatever the case.
+    pub skuid: Text<Skuid>,
+    /// 8, 12, 13 or 14 digits with a valid GS1 check digit; no other
+    /// organisation may use it.
+    pub gtin: Text<Gtin>,
+    pub category: Optional<Text<Category>>,
+    pub product_description: Optional<Text<Description>>,
+}
+
+/// The fields to change; those left out keep their values.
+#[derive(Object, Debug)]
+pub struct ProductChange {
+    pub product_name: Optional<Text<ProductName>>,
+    pub skuid: Optional<Text<Skuid>>,
+    pub gtin: Optional<Text<Gtin>>,
+    pub category: Optional<Text<Category>>,
+    pub product_description: Optional<Text<Description>>,
+}
+
+json_response!(ProductListOk { 200 => Ok(ProductList) });
+error_responses!(ProductListError { BadRequest = 400, Unauthorized = 401, Forbidden = 403 });
+json_response!(
+    /// Created.
+    ProductCreated { 201 => Created(Product) }
+);
+error_responses!(ProductCreateError with body {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+    Conflict = 409,
+});
+json_response!(ProductOk { 200 => Ok(Product) });
+error_responses!(ProductGetError {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+    NotFound = 404,
+});
+error_responses!(ProductChangeError with body {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+    NotFound = 404,
+    Conflict = 409,
+});
+
+const PRODUCT_LIMIT_REACHED: &str =
+    "You have reached your plan's limit of products. Archive a product or ask for a higher limit.";
+
+fn no_such_product() -> ApiError {
+    ApiError::not_found("No such product in your organisation.")
+}
+
+fn gtin_taken() -> ApiError {
+    ApiError::conflict(
+        "This GTIN is registered to another organisation. Check the GTIN, or contact support if it is yours.",
+    )
+}
+
+/// Maps the unique indexes of `products` to a message a person can act on.
+fn conflict(err: sqlx::Error) -> ApiError {
+    match unique_violation(&err) {
+        Some("products_skuid_key") => ApiError::conflict("Another product already has this skuid."),
+        Some("products_gtin_key") => ApiError::conflict("Another product already has this GTIN."),
+        _ => ApiError::from(err),
+    }
+}
+
+/// Claims `gtin` for the caller's organisation, in `tx`.
+async fn claim(tx: &mut TenantTx, gtin: &Gtin) -> Result<(), ApiError> {
+    if store::claim_gtin(tx, gtin.as_str()).await? {
+        Ok(())
+    } else {
+        Err(gtin_taken())
+    }
+}
+
+#[OpenApi(tag = "ApiTags::Products")]
+impl ProductsApi {
+    /// The organisation's active products, with `max_products` (its plan's
+    /// limit) and `added_products` (how many it has).
+    #[oai(
+        path = "/product-handler",
+        method = "get",
+        operation_id = "listProducts"
+    )]
+    async fn list(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        /// Must be `allproducts`.
+        action: Query<Text<ProductHandlerAction>>,
+    ) -> Result<ProductListOk, ProductListError> {
+        if action.0.as_str() != "allproducts" {
+            return Err(ApiError::invalid_input("Unknown action: use action=allproducts.").into());
+        }
+        // One snapshot for the list and its counts.
+        let mut tx = state.db.begin_tenant(&caller.tenant).await?;
+        let products = store::list_active(&mut tx).await?;
+        let (max_products, _) = store::plan(&mut tx).await?;
+        drop(tx);
+        Ok(ProductListOk::Ok(Json(ProductList {
+            added_products: products.len() as i64,
+            max_products: i64::from(max_products),
+            products,
+        })))
+    }
+
+    /// Create a product within the plan's product limit; its GTIN is
+    /// registered to the organisation.
+    #[oai(path = "/products", method = "post", operation_id = "createProduct")]
+    async fn create(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        body: Json<NewProduct>,
+    ) -> Result<ProductCreated, ProductCreateError> {
+        let name = ProductName::parse(body.product_name.as_str())?;
+        let skuid = Skuid::parse(body.skuid.as_str())?;
+        let gtin = Gtin::parse(body.gtin.as_str())?;
+        let category = body
+            .category
+            .as_ref()
+            .map(|c| Category::parse(c.as_str()))
+            .transpose()?;
+        let description = body
+            .product_description
+            .as_ref()
+            .map(|d| Description::parse(d.as_str()))
+            .transpose()?;
+        let mut tx = state.db.begin_tenant(&caller.tenant).await?;
+        let limit = store::lock_product_limit(&mut tx).await?;
+        if store::count_active(&mut tx).await? >= i64::from(limit) {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "product_limit",
+                PRODUCT_LIMIT_REACHED,
+            )
+            .into());
+        }
+        claim(&mut tx, &gtin).await?;
+        let fields = ProductFields {
+            product_name: Some(name.as_str()),
+            skuid: Some(skuid.as_str()),
+            gtin: Some(gtin.as_str()),
+            category: category.as_ref().map(Category::as_str),
+            product_description: description.as_ref().map(Description::as_str),
+        };
+        let product = store::insert(&mut tx, &fields, caller.session.account_id)
+            .await
+            .map_err(conflict)?;
+        tx.commit().await?;
+        Ok(ProductCreated::Created(Json(product)))
+    }
+
+    /// One product of the organisation (archived ones too).
+    #[oai(path = "/products/:id", method = "get", operation_id = "getProduct")]
+    async fn get(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        id: Path<Uuid>,
+    ) -> Result<ProductOk, ProductGetError> {
+        let mut conn = state.db.read_tenant(&caller.tenant).await?;
+        let product = store::find(&mut conn, id.0)
+            .await?
+            .ok_or_else(no_such_product)?;
+        Ok(ProductOk::Ok(Json(product)))
+    }
+
+    /// Change an active product. A new GTIN is registered to the
+    /// organisation and the old one given up.
+    #[oai(
+        path = "/products/:id",
+        method = "patch",
+        operation_id = "updateProduct"
+    )]
+    async fn update(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        id: Path<Uuid>,
+        body: Json<ProductChange>,
+    ) -> Result<ProductOk, ProductChangeError> {
+        let name = body
+            .product_name
+            .as_ref()
+            .map(|v| ProductName::parse(v.as_str()))
+            .transpose()?;
+        let skuid = body
+            .skuid
+            .as_ref()
+            .map(|v| Skuid::parse(v.as_str()))
+            .transpose()?;
+        let gtin = body
+            .gtin
+            .as_ref()
+            .map(|v| Gtin::parse(v.as_str()))
+            .transpose()?;
+        let category = body
+            .category
+            .as_ref()
+            .map(|v| Category::parse(v.as_str()))
+            .transpose()?;
+        let description = body
+            .product_description
+            .as_ref()
+            .map(|v| Description::parse(v.as_str()))
+            .transpose()?;
+        let mut tx = state.db.begin_tenant(&caller.tenant).await?;
+        let current = store::lock_active(&mut tx, id.0)
+            .await?
+            .ok_or_else(no_such_product)?;
+        let new_gtin = gtin.as_ref().filter(|g| g.as_str() != current.gtin);
+        if let Some(g) = new_gtin {
+            claim(&mut tx, g).await?;
+        }
+        let fields = ProductFields {
+            product_name: name.as_ref().map(ProductName::as_str),
+            skuid: skuid.as_ref().map(Skuid::as_str),
+            gtin: new_gtin.map(Gtin::as_str),
+            category: category.as_ref().map(Category::as_str),
+            product_description: description.as_ref().map(Description::as_str),
+        };
+        let product = store::update(&mut tx, id.0, &fields)
+            .await
+            .map_err(conflict)?;
+        if new_gtin.is_some() {
+            store::release_gtin(&mut tx, &current.gtin).await?;
+        }
+        tx.commit().await?;
+        Ok(ProductOk::Ok(Json(product)))
+    }
+
+    /// Delete (archive) a product: it leaves the list and stops counting
+    /// against the limit; its GTIN stays the organisation's.
+    #[oai(
+        path = "/products/:id",
+        method = "delete",
+        operation_id = "archiveProduct"
+    )]
+    async fn archive(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        id: Path<Uuid>,
+    ) -> Result<ProductOk, ProductGetError> {
+        let mut tx = state.db.begin_tenant(&caller.tenant).await?;
+        let product = store::archive(&mut tx, id.0)
+            .await?
+            .ok_or_else(no_such_product)?;
+        tx.commit().await?;
+        Ok(ProductOk::Ok(Json(product)))
+    }
+}

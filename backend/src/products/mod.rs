@@ -1,0 +1,261 @@
+//! Products: what a brand registers before it generates codes for them.
+//!
+//! - `mod.rs`: the product and the rules of its fields (GTIN with its check
+//!   digit, SKU id, name, category, description);
+//! - `api.rs`: the spec's list call and the REST operations;
+//! - `store.rs`: the SQL of `products` (tenant schema) and the calls of the
+//!   platform's GTIN registry and product limit (`platform.tenant_*`).
+//!
+//! A product lives in its tenant's schema; its GTIN is also claimed in the
+//! platform's registry (`platform.gtins`), so no two tenants can use it and
+//! a scan can find its tenant. Deleting a product archives it.
+
+pub mod api;
+pub mod store;
+
+use chrono::{DateTime, Utc};
+use poem_openapi::Object;
+use poem_openapi::registry::MetaSchema;
+use uuid::Uuid;
+
+use crate::http::error::ApiError;
+use crate::http::input::{TextRule, plain_text};
+use crate::trimmed_plain_text_pattern;
+
+/// A product as the API shows it: the spec's fields, then ours.
+#[derive(Object, Debug, sqlx::FromRow)]
+pub struct Product {
+    pub id: Uuid,
+    pub product_name: String,
+    pub skuid: String,
+    /// GTIN-14 (a GTIN-8, -12 or -13 given is stored zero-padded).
+    pub gtin: String,
+    pub category: String,
+    pub image_urls: Vec<String>,
+    pub metadata: serde_json::Value,
+    pub product_description: String,
+    #[oai(skip_serializing_if_is_none)]
+    pub sample_qr_id: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    /// When it was deleted (archived); absent while it is active.
+    #[oai(skip_serializing_if_is_none)]
+    pub archived_at: Option<DateTime<Utc>>,
+}
+
+/// A GTIN: 8, 12, 13 or 14 digits whose last is the GS1 check digit; kept as
+/// GTIN-14.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gtin(String);
+
+impl Gtin {
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        let digits = raw;
+        if !matches!(digits.len(), 8 | 12 | 13 | 14) || !digits.bytes().all(|b| b.is_ascii_digit())
+        {
+            return Err(ApiError::invalid_input(
+                "gtin must be 8, 12, 13 or 14 digits.",
+            ));
+        }
+        let gtin14 = format!("{digits:0>14}");
+        if check_digit(&gtin14[..13]) != gtin14.as_bytes()[13] - b'0' {
+            return Err(ApiError::invalid_input(
+                "gtin has a wrong check digit: check the number on the product's barcode.",
+            ));
+        }
+        Ok(Self(gtin14))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The GS1 mod-10 check digit of the digits before it: weights 3 and 1,
+/// alternating from the right.
+pub fn check_digit(digits: &str) -> u8 {
+    let sum: u32 = digits
+        .bytes()
+        .rev()
+        .enumerate()
+        .map(|(i, b)| u32::from(b - b'0') * if i % 2 == 0 { 3 } else { 1 })
+        .sum();
+    ((10 - sum % 10) % 10) as u8
+}
+
+impl TextRule for Gtin {
+    fn limits(schema: &mut MetaSchema) {
+        // The check digit cannot be said in a pattern: a GTIN with a wrong
+        // one is a 400 that says so.
+        schema.pattern = Some("^(?:[0-9]{8}|[0-9]{12,14})$".into());
+    }
+}
+
+/// A SKU id: 1 to 64 letters, digits, `.`, `_`, `/` or `-`, starting with a
+/// letter or digit; unique in the organisation, whatever the case.
+#[derive(Clone, Debug)]
+pub struct Skuid(String);
+
+pub const SKUID_PATTERN: &str = "^[A-Za-z0-9][A-Za-z0-9._/-]{0,63}$";
+
+impl Skuid {
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        let ok = (1..=64).contains(&raw.len())
+            && raw.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && raw
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '/' | '-'));
+        if !ok {
+            return Err(ApiError::invalid_input(
+                "skuid must be 1 to 64 letters, digits, '.', '_', '/' or '-', starting with a letter or digit.",
+            ));
+        }
+        Ok(Self(raw.to_string()))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TextRule for Skuid {
+    fn limits(schema: &mut MetaSchema) {
+        schema.pattern = Some(SKUID_PATTERN.into());
+    }
+}
+
+/// A product's name: 1 to 200 characters once trimmed, plain text.
+#[derive(Clone, Debug)]
+pub struct ProductName(String);
+
+impl ProductName {
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        let name = raw.trim();
+        if name.is_empty() || name.chars().count() > 200 {
+            return Err(ApiError::invalid_input(
+                "product_name is required (200 characters at most).",
+            ));
+        }
+        plain_text("product_name", name)?;
+        Ok(Self(name.to_string()))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TextRule for ProductName {
+    fn limits(schema: &mut MetaSchema) {
+        schema.pattern = Some(trimmed_plain_text_pattern!(198).into());
+    }
+}
+
+/// A category: 1 to 100 characters once trimmed, plain text.
+#[derive(Clone, Debug)]
+pub struct Category(String);
+
+impl Category {
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        let category = raw.trim();
+        if category.is_empty() || category.chars().count() > 100 {
+            return Err(ApiError::invalid_input(
+                "category must be 1 to 100 characters (leave it out for none).",
+            ));
+        }
+        plain_text("category", category)?;
+        Ok(Self(category.to_string()))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TextRule for Category {
+    fn limits(schema: &mut MetaSchema) {
+        schema.pattern = Some(trimmed_plain_text_pattern!(98).into());
+    }
+}
+
+/// A description: up to 5000 characters, line breaks and tabs allowed, no
+/// other control characters.
+#[derive(Clone, Debug)]
+pub struct Description(String);
+
+pub const DESCRIPTION_MAX: usize = 5000;
+
+impl Description {
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        if raw.chars().count() > DESCRIPTION_MAX {
+            return Err(ApiError::invalid_input(
+                "product_description is too long (5000 characters at most).",
+            ));
+        }
+        if raw
+            .chars()
+            .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+        {
+            return Err(ApiError::invalid_input(
+                "product_description must not contain control characters other than line breaks and tabs.",
+            ));
+        }
+        Ok(Self(raw.to_string()))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TextRule for Description {
+    fn limits(schema: &mut MetaSchema) {
+        schema.max_length = Some(DESCRIPTION_MAX);
+        schema.pattern = Some(r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$".into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gtins_are_checked_and_padded_to_14_digits() {
+        // Real-world style examples with valid check digits.
+        assert_eq!(Gtin::parse("96385074").unwrap().as_str(), "00000096385074");
+        assert_eq!(
+            Gtin::parse("036000291452").unwrap().as_str(),
+            "00036000291452"
+        );
+        assert_eq!(
+            Gtin::parse("4006381333931").unwrap().as_str(),
+            "04006381333931"
+        );
+        assert_eq!(
+            Gtin::parse("10614141000415").unwrap().as_str(),
+            "10614141000415"
+        );
+        for bad in [
+            "4006381333932",
+            "1234567",
+            "123456789",
+            "40063813339a1",
+            "",
+            "０４００６３８１３３３９３１",
+        ] {
+            assert!(Gtin::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(check_digit("400638133393"), 1);
+    }
+
+    #[test]
+    fn skuids_names_and_descriptions() {
+        assert!(Skuid::parse("SKU-1/a_b.c").is_ok());
+        for bad in ["", "-x", "a b", "é", &"x".repeat(65)] {
+            assert!(Skuid::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            ProductName::parse("  Cola 1L ").unwrap().as_str(),
+            "Cola 1L"
+        );
+        assert!(ProductName::parse("a\u{202e}b").is_err());
+        assert!(Description::parse("line\nnext\ttab").is_ok());
+        assert!(Description::parse("nul\0").is_err());
+        assert!(Description::parse(&"x".repeat(5001)).is_err());
+    }
+}

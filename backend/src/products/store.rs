@@ -1,0 +1,155 @@
+//! SQL of products: the tenant's `products` table, and the platform's GTIN
+//! registry and product limit through `platform.tenant_*` functions (which
+//! act for the connection's own tenant only; ADR 0010).
+
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::Product;
+
+/// A product to insert or the fields to change.
+pub struct ProductFields<'a> {
+    pub product_name: Option<&'a str>,
+    pub skuid: Option<&'a str>,
+    pub gtin: Option<&'a str>,
+    pub category: Option<&'a str>,
+    pub product_description: Option<&'a str>,
+}
+
+/// The organisation's product limit; its tenant row stays locked until the
+/// transaction ends, so concurrent creations queue here.
+pub async fn lock_product_limit(conn: &mut PgConnection) -> Result<i32, sqlx::Error> {
+    sqlx::query_scalar("SELECT platform.tenant_lock_product_limit()")
+        .fetch_one(conn)
+        .await
+}
+
+/// The organisation's product limit and code quota.
+pub async fn plan(conn: &mut PgConnection) -> Result<(i32, i64), sqlx::Error> {
+    sqlx::query_as("SELECT product_limit, code_quota FROM platform.tenant_plan()")
+        .fetch_one(conn)
+        .await
+}
+
+/// How many active (not archived) products the organisation has. Its own
+/// statement, after [`lock_product_limit`], so that it sees what the
+/// creations ahead in the queue committed.
+pub async fn count_active(conn: &mut PgConnection) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT count(*) FROM products WHERE archived_at IS NULL")
+        .fetch_one(conn)
+        .await
+}
+
+/// Claims a GTIN-14 in the platform's registry: false when another
+/// organisation holds it.
+pub async fn claim_gtin(conn: &mut PgConnection, gtin: &str) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("SELECT platform.tenant_claim_gtin($1)")
+        .bind(gtin)
+        .fetch_one(conn)
+        .await
+}
+
+/// Gives up the organisation's claim on a GTIN-14.
+pub async fn release_gtin(conn: &mut PgConnection, gtin: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("SELECT platform.tenant_release_gtin($1)")
+        .bind(gtin)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+pub async fn insert(
+    conn: &mut PgConnection,
+    fields: &ProductFields<'_>,
+    by: Uuid,
+) -> Result<Product, sqlx::Error> {
+    sqlx::query_as(
+        "INSERT INTO products (id, product_name, skuid, gtin, category, product_description, created_by)
+         VALUES ($1, $2, $3, $4, coalesce($5, ''), coalesce($6, ''), $7)
+         RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, product_description,
+                sample_qr_id, created_at, updated_at, archived_at",
+    )
+    .bind(Uuid::new_v4())
+    .bind(fields.product_name)
+    .bind(fields.skuid)
+    .bind(fields.gtin)
+    .bind(fields.category)
+    .bind(fields.product_description)
+    .bind(by)
+    .fetch_one(conn)
+    .await
+}
+
+/// Active products, newest first.
+pub async fn list_active(conn: &mut PgConnection) -> Result<Vec<Product>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, product_name, skuid, gtin, category, image_urls, metadata, product_description,
+                sample_qr_id, created_at, updated_at, archived_at FROM products WHERE archived_at IS NULL ORDER BY created_at DESC, id",
+    )
+    .fetch_all(conn)
+    .await
+}
+
+/// The product `id`, locked until the transaction ends when `for_update`.
+pub async fn find(conn: &mut PgConnection, id: Uuid) -> Result<Option<Product>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, product_name, skuid, gtin, category, image_urls, metadata, product_description,
+                sample_qr_id, created_at, updated_at, archived_at FROM products WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(conn)
+    .await
+}
+
+/// The active product `id`, locked until the transaction ends.
+pub async fn lock_active(
+    conn: &mut PgConnection,
+    id: Uuid,
+) -> Result<Option<Product>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, product_name, skuid, gtin, category, image_urls, metadata, product_description,
+                sample_qr_id, created_at, updated_at, archived_at FROM products WHERE id = $1 AND archived_at IS NULL FOR UPDATE",
+    )
+    .bind(id)
+    .fetch_optional(conn)
+    .await
+}
+
+/// Changes the fields given (the others keep their values).
+pub async fn update(
+    conn: &mut PgConnection,
+    id: Uuid,
+    fields: &ProductFields<'_>,
+) -> Result<Product, sqlx::Error> {
+    sqlx::query_as(
+        "UPDATE products SET
+             product_name = coalesce($2, product_name),
+             skuid = coalesce($3, skuid),
+             gtin = coalesce($4, gtin),
+             category = coalesce($5, category),
+             product_description = coalesce($6, product_description),
+             updated_at = now()
+         WHERE id = $1 RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, product_description,
+                sample_qr_id, created_at, updated_at, archived_at",
+    )
+    .bind(id)
+    .bind(fields.product_name)
+    .bind(fields.skuid)
+    .bind(fields.gtin)
+    .bind(fields.category)
+    .bind(fields.product_description)
+    .fetch_one(conn)
+    .await
+}
+
+/// Archives the active product `id`; None when there is none.
+pub async fn archive(conn: &mut PgConnection, id: Uuid) -> Result<Option<Product>, sqlx::Error> {
+    sqlx::query_as(
+        "UPDATE products SET archived_at = now(), updated_at = now()
+         WHERE id = $1 AND archived_at IS NULL RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, product_description,
+                sample_qr_id, created_at, updated_at, archived_at",
+    )
+    .bind(id)
+    .fetch_optional(conn)
+    .await
+}

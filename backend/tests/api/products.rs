@@ -1,0 +1,371 @@
+//! Products: the spec's list call, creation within the plan's limit (also
+//! under parallel requests), GTINs checked and registered to one
+//! organisation, SKU ids unique, archive, who may do what, isolation.
+
+use brandops::accounts::Role;
+use futures::future::join_all;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, unique};
+
+/// GTIN-13s with valid check digits, different for every call.
+fn gtin() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let seed = u64::from(uuid::Uuid::new_v4().as_u128() as u32) * 1000
+        + NEXT.fetch_add(1, Ordering::Relaxed) % 1000;
+    let body = format!("{:012}", seed % 1_000_000_000_000);
+    format!("{body}{}", brandops::products::check_digit(&body))
+}
+
+fn new_product(skuid: &str, gtin: &str) -> Value {
+    json!({"product_name": "Sparkling Water 1L", "skuid": skuid, "gtin": gtin,
+           "category": "Beverages", "product_description": "Still the best.\nReally."})
+}
+
+async fn create(c: &Client, skuid: &str, gtin: &str) -> (StatusCode, Value) {
+    c.post("/api/products", new_product(skuid, gtin)).await
+}
+
+async fn list(c: &Client) -> Value {
+    let (status, body) = c.get("/api/product-handler?action=allproducts").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body
+}
+
+async fn set_product_limit(app: &TestApp, t: &TestTenant, limit: i32) {
+    sqlx::query("UPDATE platform.tenants SET product_limit = $1 WHERE id = $2")
+        .bind(limit)
+        .bind(t.tenant.id)
+        .execute(&app.owner)
+        .await
+        .unwrap();
+}
+
+async fn stored_products(app: &TestApp, t: &TestTenant) -> i64 {
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT count(*) FROM {}.products",
+        t.schema
+    )))
+    .fetch_one(&app.owner)
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_brand_creates_products_and_the_spec_list_call_shows_them() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let empty = list(&admin).await;
+    assert_eq!(
+        empty,
+        json!({"products": [], "max_products": 100, "added_products": 0})
+    );
+    let g = gtin();
+    let (status, p) = create(&admin, "WATER-1L", &g).await;
+    assert_eq!(status, StatusCode::CREATED, "{p}");
+    assert_eq!(p["gtin"], format!("0{g}"), "stored as GTIN-14");
+    assert_eq!(p["product_name"], "Sparkling Water 1L");
+    assert_eq!(p["category"], "Beverages");
+    assert_eq!(p["image_urls"], json!([]));
+    assert_eq!(p["metadata"], json!({}));
+    assert!(p.get("archived_at").is_none());
+    let listed = list(&admin).await;
+    assert_eq!(listed["added_products"], 1);
+    assert_eq!(listed["products"][0]["id"], p["id"]);
+    let (status, got) = admin
+        .get(&format!("/api/products/{}", p["id"].as_str().unwrap()))
+        .await;
+    assert_eq!((status, &got), (StatusCode::OK, &p));
+
+    // Markup is text: stored and answered as it was sent, never interpreted.
+    let markup = "<script>alert(1)</script> & <b>bold</b>";
+    let (status, m) = admin
+        .post(
+            "/api/products",
+            json!({"product_name": markup, "skuid": "MARKUP", "gtin": gtin(),
+                   "product_description": markup}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{m}");
+    assert_eq!(
+        (m["product_name"].as_str(), m["category"].as_str()),
+        (Some(markup), Some(""))
+    );
+
+    // A worker may add products, but not change or delete them.
+    let worker = app.login(&app.account(&brand, Role::Worker).await).await;
+    let (status, w) = create(&worker, "BY-WORKER", &gtin()).await;
+    assert_eq!(status, StatusCode::CREATED, "{w}");
+    let path = format!("/api/products/{}", w["id"].as_str().unwrap());
+    let (status, _) = worker
+        .patch(&path, json!({"product_name": "Renamed"}))
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = worker.send(Method::DELETE, &path, None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(list(&admin).await["added_products"], 3);
+}
+
+#[tokio::test]
+async fn bad_products_are_refused_and_change_nothing() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let good = gtin();
+    let wrong_check = format!("{}{}", &good[..12], (good.as_bytes()[12] - b'0' + 1) % 10);
+    for (body, says) in [
+        (new_product("SKU-1", &wrong_check), "check digit"),
+        (new_product("SKU-1", "12345"), "8, 12, 13 or 14 digits"),
+        (new_product("SKU-1", " 4006381333931"), "digits"),
+        (new_product("SKU 1", &good), "skuid"),
+        (new_product("", &good), "skuid"),
+        (
+            json!({"product_name": "  ", "skuid": "SKU-1", "gtin": good}),
+            "product_name",
+        ),
+        (
+            json!({"product_name": "A\u{202e}B", "skuid": "SKU-1", "gtin": good}),
+            "product_name",
+        ),
+        (
+            json!({"product_name": "A", "skuid": "SKU-1", "gtin": good, "product_description": "nul\u{0}"}),
+            "product_description",
+        ),
+        (
+            json!({"product_name": "A", "skuid": "SKU-1", "gtin": good, "category": ""}),
+            "category",
+        ),
+        (
+            json!({"product_name": "A", "skuid": "SKU-1", "gtin": good, "product_description": "x".repeat(5001)}),
+            "product_description",
+        ),
+        (json!({"product_name": "A", "skuid": "SKU-1"}), "gtin"),
+        (
+            json!({"product_name": 5, "skuid": "SKU-1", "gtin": good}),
+            "",
+        ),
+        (
+            json!({"product_name": "A", "skuid": "SKU-1", "gtin": good, "category": null}),
+            "",
+        ),
+    ] {
+        let (status, err) = admin.post("/api/products", body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {err}");
+        assert!(
+            err["error"].as_str().unwrap().contains(says),
+            "{body}: {err}"
+        );
+    }
+    assert_eq!(stored_products(&app, &brand).await, 0);
+    let claimed: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM platform.gtins WHERE tenant_id = $1")
+            .bind(brand.tenant.id)
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+    assert_eq!(claimed, 0);
+}
+
+#[tokio::test]
+async fn skuids_are_unique_and_a_gtin_belongs_to_one_organisation() {
+    let app = TestApp::spawn().await;
+    let (a, b) = (app.brand().await, app.brand().await);
+    let (a_admin, b_admin) = (app.login(&a.admin).await, app.login(&b.admin).await);
+    let g = gtin();
+    let (status, _) = create(&a_admin, "Cola-1", &g).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (status, err) = create(&a_admin, "COLA-1", &gtin()).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{err}");
+    assert!(err["error"].as_str().unwrap().contains("skuid"), "{err}");
+    let (status, err) = create(&a_admin, "Cola-2", &g).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{err}");
+    // Another organisation cannot use A's GTIN, and is not told whose it is.
+    let (status, err) = create(&b_admin, "B-1", &format!("0{g}")).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{err}");
+    let text = err.to_string();
+    assert!(text.contains("another organisation"), "{text}");
+    assert!(
+        !text.contains(&a.client_id) && !text.to_lowercase().contains(&a.client_id.to_lowercase()),
+        "{text}"
+    );
+    assert_eq!(stored_products(&app, &b).await, 0);
+
+    // Two organisations claiming one new GTIN at once: exactly one gets it.
+    let contested = gtin();
+    let (ra, rb) = tokio::join!(
+        create(&a_admin, "A-race", &contested),
+        create(&b_admin, "B-race", &contested)
+    );
+    let mut statuses = [ra.0, rb.0];
+    statuses.sort();
+    assert_eq!(
+        statuses,
+        [StatusCode::CREATED, StatusCode::CONFLICT],
+        "{ra:?} {rb:?}"
+    );
+}
+
+#[tokio::test]
+async fn the_product_limit_holds_under_parallel_creation() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    set_product_limit(&app, &brand, 3).await;
+    let admin = app.login(&brand.admin).await;
+    let gtins: Vec<String> = (0..8).map(|_| gtin()).collect();
+    let attempts = gtins.iter().enumerate().map(|(i, g)| {
+        let admin = &admin;
+        async move { create(admin, &format!("PAR-{i}"), g).await }
+    });
+    let answers = join_all(attempts).await;
+    let created = answers
+        .iter()
+        .filter(|(s, _)| *s == StatusCode::CREATED)
+        .count();
+    let refused: Vec<_> = answers
+        .iter()
+        .filter(|(s, _)| *s == StatusCode::FORBIDDEN)
+        .collect();
+    assert_eq!((created, refused.len()), (3, 5), "{answers:?}");
+    assert_eq!(refused[0].1["code"], "product_limit");
+    assert_eq!(stored_products(&app, &brand).await, 3);
+    // A refused creation claimed no GTIN.
+    let claimed: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM platform.gtins WHERE tenant_id = $1")
+            .bind(brand.tenant.id)
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+    assert_eq!(claimed, 3);
+    // Lowering the limit below use deletes nothing; archiving frees a place.
+    set_product_limit(&app, &brand, 1).await;
+    let listed = list(&admin).await;
+    assert_eq!(
+        (&listed["max_products"], &listed["added_products"]),
+        (&json!(1), &json!(3))
+    );
+    let (status, _) = create(&admin, "ONE-MORE", &gtin()).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    set_product_limit(&app, &brand, 3).await;
+    let id = listed["products"][0]["id"].as_str().unwrap().to_string();
+    let (status, archived) = admin
+        .send(Method::DELETE, &format!("/api/products/{id}"), None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{archived}");
+    assert!(archived["archived_at"].is_string());
+    let (status, _) = create(&admin, "ONE-MORE", &gtin()).await;
+    assert_eq!(status, StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn archiving_and_changing_products() {
+    let app = TestApp::spawn().await;
+    let (a, b) = (app.brand().await, app.brand().await);
+    let (admin, b_admin) = (app.login(&a.admin).await, app.login(&b.admin).await);
+    let (old_gtin, new_gtin) = (gtin(), gtin());
+    let (_, p) = create(&admin, "CHANGE-ME", &old_gtin).await;
+    let path = format!("/api/products/{}", p["id"].as_str().unwrap());
+    let (status, changed) = admin
+        .patch(
+            &path,
+            json!({"product_name": "  New name  ", "gtin": new_gtin}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{changed}");
+    assert_eq!(changed["product_name"], "New name");
+    assert_eq!(changed["skuid"], "CHANGE-ME");
+    assert_eq!(changed["gtin"], format!("0{new_gtin}"));
+    // The old GTIN was given up: another organisation may now use it; the
+    // new one is A's.
+    let (status, _) = create(&b_admin, "B-OLD", &old_gtin).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (status, _) = create(&b_admin, "B-NEW", &new_gtin).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    // A bad change changes nothing.
+    let (status, _) = admin
+        .patch(&path, json!({"product_name": "", "skuid": "OTHER"}))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (_, same) = admin.get(&path).await;
+    assert_eq!(same, changed);
+
+    let (status, _) = admin.send(Method::DELETE, &path, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(list(&admin).await["added_products"], 0);
+    let (status, got) = admin.get(&path).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(got["archived_at"].is_string());
+    for (method, body) in [
+        (Method::PATCH, Some(json!({"product_name": "x"}))),
+        (Method::DELETE, None),
+    ] {
+        let (status, _) = admin.send(method, &path, body).await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+    }
+    // An archived product keeps its GTIN for the organisation.
+    let (status, _) = create(&b_admin, "B-ARCH", &new_gtin).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let (status, _) = admin
+        .get(&format!("/api/products/{}", uuid::Uuid::new_v4()))
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn another_organisation_can_neither_see_nor_change_a_product() {
+    let app = TestApp::spawn().await;
+    assert_isolated(
+        &app,
+        async |a| {
+            let skuid = unique("ISO-");
+            let (status, p) = create(a, &skuid, &gtin()).await;
+            assert_eq!(status, StatusCode::CREATED, "{p}");
+            p["id"].as_str().unwrap().to_string()
+        },
+        async |c, id| {
+            let path = format!("/api/products/{id}");
+            vec![
+                c.get("/api/product-handler?action=allproducts").await,
+                c.get(&path).await,
+                c.patch(&path, json!({"product_name": "Taken over"})).await,
+                c.send(Method::DELETE, &path, None).await,
+                c.get(&path).await,
+            ]
+        },
+    )
+    .await;
+}
+
+/// The GTIN registry's functions act for the calling organisation only: an
+/// injected call from A's connection cannot release B's GTIN.
+#[tokio::test]
+async fn an_injected_release_cannot_touch_another_organisations_gtin() {
+    let app = TestApp::spawn().await;
+    let (a, b) = (app.brand().await, app.brand().await);
+    let b_admin = app.login(&b.admin).await;
+    let g = gtin();
+    let (status, _) = create(&b_admin, "B-OWN", &g).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let mut tx = app.state.db.begin_tenant(&a.tenant).await.unwrap();
+    sqlx::query("SELECT platform.tenant_release_gtin($1)")
+        .bind(format!("0{g}"))
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    let mine: bool = sqlx::query_scalar("SELECT platform.tenant_claim_gtin($1)")
+        .bind(format!("0{g}"))
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap();
+    assert!(!mine);
+    tx.commit().await.unwrap();
+    let owner: uuid::Uuid =
+        sqlx::query_scalar("SELECT tenant_id FROM platform.gtins WHERE gtin = $1")
+            .bind(format!("0{g}"))
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+    assert_eq!(owner, b.tenant.id);
+}
