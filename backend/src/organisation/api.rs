@@ -70,6 +70,7 @@ impl OrganisationApi {
         let facts = store::tenant_facts(&state.db.platform, tenant.id).await?;
         let mut conn = state.db.read_tenant(tenant).await?;
         let name = store::display_name(&mut conn).await?;
+        let products = crate::products::store::count_active(&mut conn).await?;
         drop(conn);
         Ok(Organisation {
             client_id: tenant.client_id.clone(),
@@ -86,12 +87,20 @@ impl OrganisationApi {
                     enabled: facts.modules.iter().any(|m| m == key),
                 })
                 .collect(),
-            usage: vec![Usage {
-                key: "users".into(),
-                label: "Users".into(),
-                used: facts.user_count,
-                limit: i64::from(facts.user_limit),
-            }],
+            usage: vec![
+                Usage {
+                    key: "users".into(),
+                    label: "Users".into(),
+                    used: facts.user_count,
+                    limit: i64::from(facts.user_limit),
+                },
+                Usage {
+                    key: "products".into(),
+                    label: "Products".into(),
+                    used: products,
+                    limit: i64::from(facts.product_limit),
+                },
+            ],
         })
     }
 }

@@ -13,6 +13,7 @@ use crate::tenants::OrganisationName;
 pub struct TenantFacts {
     pub status: String,
     pub user_limit: i32,
+    pub product_limit: i32,
     pub modules: Vec<String>,
     pub user_count: i64,
 }
@@ -22,7 +23,7 @@ pub async fn tenant_facts<'e>(
     tenant_id: Uuid,
 ) -> Result<TenantFacts, sqlx::Error> {
     sqlx::query_as(
-        "SELECT t.status, t.user_limit, t.modules,
+        "SELECT t.status, t.user_limit, t.product_limit, t.modules,
                 (SELECT count(*) FROM platform.accounts a WHERE a.tenant_id = t.id) AS user_count
          FROM platform.tenants t WHERE t.id = $1",
     )

@@ -23,6 +23,14 @@ async fn members_read_their_organisation_and_admins_rename_it() {
     assert_eq!(org["userCount"], 2);
     assert_eq!(org["usage"][0]["key"], "users");
     assert_eq!(org["usage"][0]["used"], 2);
+    assert_eq!(
+        (
+            &org["usage"][1]["key"],
+            &org["usage"][1]["used"],
+            &org["usage"][1]["limit"]
+        ),
+        (&json!("products"), &json!(0), &json!(100))
+    );
 
     // The name is trimmed; blank or over-long names are refused and change nothing.
     for bad in ["", "   ", &"n".repeat(201)] {
