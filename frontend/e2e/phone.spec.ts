@@ -81,7 +81,7 @@ test('All Users at 390 px: a row shows its name and email, and its Update Passwo
   }
 });
 
-test('Tenants at 390 px: a row shows its organisation and its Suspend button opens the confirmation', async ({
+test('Tenants at 390 px: a row shows its organisation and limits, Edit limits opens, and its Suspend button opens the confirmation', async ({
   page,
 }) => {
   await signIn(page, demo.platform);
@@ -89,6 +89,14 @@ test('Tenants at 390 px: a row shows its organisation and its Suspend button ope
   const row = page.getByRole('row').filter({ has: page.getByText('acme', { exact: true }) });
   await expect(row).toHaveCount(1);
   await expectReadable(page, row.getByText('acme', { exact: true }), 'acme');
+  await expectWithinWidth(page, row.getByText('5,000,000', { exact: true }));
+  const editLimits = row.getByRole('button', { name: /^Edit limits for / });
+  await expectWithinWidth(page, editLimits);
+  await editLimits.click();
+  const limits = page.getByRole('dialog', { name: 'Edit limits' });
+  await expectWithinWidth(page, limits.getByRole('button', { name: 'Save limits' }));
+  await limits.getByRole('button', { name: 'Cancel' }).click();
+  await expect(limits).toBeHidden();
   const suspend = row.getByRole('button', { name: /^(Suspend|Reactivate) / });
   await expectWithinWidth(page, suspend);
   await suspend.click();

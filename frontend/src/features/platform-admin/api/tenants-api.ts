@@ -3,6 +3,8 @@ import type { RequestBody, ResponseBody } from '@/lib/api/types';
 
 export type Tenant = ResponseBody<'/api/platform/tenants', 'get', 200>[number];
 export type NewTenant = RequestBody<'/api/platform/tenants', 'post'>;
+/** New plan limits; those omitted keep their values. */
+export type TenantLimits = RequestBody<'/api/platform/tenants/{client_id}', 'patch'>;
 
 export function listTenants(): Promise<ApiResult<Tenant[]>> {
   return callApi((api) => api.GET('/api/platform/tenants'), 'The tenants could not be loaded.');
@@ -12,6 +14,21 @@ export function createTenant(tenant: NewTenant): Promise<ApiResult<Tenant>> {
   return callApi(
     (api) => api.POST('/api/platform/tenants', { body: tenant }),
     'The tenant could not be created.',
+  );
+}
+
+/** Sets a tenant's plan limits; lowering one below current use is allowed. */
+export function updateTenantLimits(
+  clientId: string,
+  limits: TenantLimits,
+): Promise<ApiResult<Tenant>> {
+  return callApi(
+    (api) =>
+      api.PATCH('/api/platform/tenants/{client_id}', {
+        params: { path: { client_id: clientId } },
+        body: limits,
+      }),
+    'The limits could not be updated.',
   );
 }
 

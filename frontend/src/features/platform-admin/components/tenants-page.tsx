@@ -12,16 +12,39 @@ import { Stat } from '@/components/ui/stat';
 import { useApiResult } from '@/hooks/use-api-result';
 import { formatDate, formatNumber } from '@/lib/format';
 import { listTenants, setTenantSuspended, type Tenant } from '../api/tenants-api';
+import { EditLimitsModal } from './edit-limits-modal';
 import { OnboardTenantModal } from './onboard-tenant-modal';
 
 const TENANT_COLUMNS: readonly Column<Tenant>[] = [
-  { header: 'Organisation', cell: (tenant) => tenant.name },
-  { header: 'Tenant id', cell: (tenant) => <code>{tenant.clientId}</code> },
-  { header: 'Kind', cell: (tenant) => (tenant.kind === 'brand' ? 'Brand' : 'Client') },
+  // The tenant id and kind under the name: with the three limits, columns of
+  // their own would push the buttons off a 1280 px screen.
+  {
+    header: 'Organisation',
+    cell: (tenant) => (
+      <>
+        {tenant.name}
+        <br />
+        <span className="muted">
+          <span className="visually-hidden">Tenant id </span>
+          <code>{tenant.clientId}</code> · {tenant.kind === 'brand' ? 'Brand' : 'Client'}
+        </span>
+      </>
+    ),
+  },
   {
     header: 'Users',
     className: 'num',
     cell: (tenant) => `${formatNumber(tenant.userCount)} / ${formatNumber(tenant.userLimit)}`,
+  },
+  {
+    header: 'Product limit',
+    className: 'num',
+    cell: (tenant) => formatNumber(tenant.productLimit),
+  },
+  {
+    header: 'Code quota',
+    className: 'num',
+    cell: (tenant) => formatNumber(tenant.codeQuota),
   },
   {
     header: 'Status',
@@ -46,11 +69,12 @@ function TenantStats({ tenants }: { tenants: readonly Tenant[] }) {
   );
 }
 
-/** `/admin/dashboard`: platform admins see every tenant, onboard and suspend them. */
+/** `/admin/dashboard`: platform admins see every tenant, onboard and suspend them, and set their limits. */
 export function TenantsPage() {
   const { result: tenants, reload, update } = useApiResult(listTenants);
   const [onboarding, setOnboarding] = useState(false);
   const [changing, setChanging] = useState<Tenant | null>(null);
+  const [editingLimits, setEditingLimits] = useState<Tenant | null>(null);
   const [busy, setBusy] = useState(false);
 
   function replace(tenant: Tenant) {
@@ -105,13 +129,22 @@ export function TenantsPage() {
                 rows={list}
                 rowKey={(tenant) => tenant.clientId}
                 actions={(tenant) => (
-                  <Button
-                    variant={tenant.status === 'active' ? 'secondary' : 'primary'}
-                    onClick={() => setChanging(tenant)}
-                    aria-label={`${tenant.status === 'active' ? 'Suspend' : 'Reactivate'} ${tenant.name}`}
-                  >
-                    {tenant.status === 'active' ? 'Suspend' : 'Reactivate'}
-                  </Button>
+                  <>
+                    <Button
+                      variant="secondary"
+                      onClick={() => setEditingLimits(tenant)}
+                      aria-label={`Edit limits for ${tenant.name}`}
+                    >
+                      Edit limits
+                    </Button>{' '}
+                    <Button
+                      variant={tenant.status === 'active' ? 'secondary' : 'primary'}
+                      onClick={() => setChanging(tenant)}
+                      aria-label={`${tenant.status === 'active' ? 'Suspend' : 'Reactivate'} ${tenant.name}`}
+                    >
+                      {tenant.status === 'active' ? 'Suspend' : 'Reactivate'}
+                    </Button>
+                  </>
                 )}
               />
             )}
@@ -122,6 +155,11 @@ export function TenantsPage() {
         open={onboarding}
         onClose={() => setOnboarding(false)}
         onCreated={replace}
+      />
+      <EditLimitsModal
+        tenant={editingLimits}
+        onClose={() => setEditingLimits(null)}
+        onUpdated={replace}
       />
       <ConfirmDialog
         open={changing !== null}
