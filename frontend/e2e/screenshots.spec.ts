@@ -21,7 +21,8 @@ test('screenshots: login, 404 and the pages of an org admin', async ({ page }, t
     ['terms', '/TermsAndConditions', 'Terms and conditions'],
     ['privacy', '/PrivacyPolicy', 'Privacy policy'],
     ['icons', '/icons/solar', 'Solar icons'],
-    ['not-available-products', '/products', 'Products'],
+    ['products', '/products', 'Products'],
+    ['not-available-inventory', '/inventory', 'Inventory'],
   ];
   for (const [name, path, heading] of pages) {
     await page.goto(path);

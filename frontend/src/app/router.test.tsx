@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { SessionInfo } from '@/lib/api/types';
@@ -36,6 +36,13 @@ const clientAEmployee: SessionInfo = {
   csrfToken: 'csrf-e',
   allowedPaths: ['/', '/clientA', '/gme', '/profile', '/settings'],
 };
+
+function mockProductList() {
+  return mockApi({
+    'GET /api/product-handler': () =>
+      json(200, { products: [], max_products: 200, added_products: 0 }),
+  });
+}
 
 beforeEach(() => {
   useAppStore.setState(initialData());
@@ -92,12 +99,35 @@ describe('routes and guards', () => {
 
   it('matches routes case-insensitively', async () => {
     signInAs(workerSession);
+    mockProductList();
     renderAt('/PRODUCTS/');
-    expect(await screen.findByTestId('not-available')).toHaveTextContent('Products');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Products' })).toBeInTheDocument();
+  });
+
+  it('lets a worker open a product and the add page, and sends the edit page to /unauthorized', async () => {
+    signInAs(workerSession);
+    mockApi({
+      'GET /api/products/p-1': () =>
+        json(404, { error: 'No such product in your organisation.', code: 'not_found' }),
+    });
+    let router = renderAt('/products/p-1');
+    expect(await screen.findByText('No such product in your organisation.')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/products/p-1');
+    cleanup();
+
+    router = renderAt('/products/add_product');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Add product' }),
+    ).toBeInTheDocument();
+    cleanup();
+
+    router = renderAt('/products/Edit_product/p-1');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/unauthorized'));
   });
 
   it('shows only allowed pages in the sidebar', async () => {
     signInAs(workerSession);
+    mockProductList();
     renderAt('/products');
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     const labels = Array.from(nav.querySelectorAll('a')).map((a) => a.textContent);
@@ -106,8 +136,9 @@ describe('routes and guards', () => {
 
   it('sends the user to login when another tab signed out', async () => {
     signInAs(workerSession);
+    mockProductList();
     const router = renderAt('/products');
-    await screen.findByTestId('not-available');
+    await screen.findByRole('heading', { level: 1, name: 'Products' });
     window.localStorage.removeItem('root');
     await act(() => router.navigate('/profile'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'));

@@ -23,16 +23,6 @@ export const plannedModules = {
   },
   calendar: { title: 'Calendar', summary: 'Production, delivery and audit dates in one calendar.' },
   organizer: { title: 'Task board', summary: 'A kanban board for your team’s work.' },
-  products: {
-    title: 'Products',
-    summary: 'Your product catalogue: names, SKUs, images, descriptions and sample codes.',
-  },
-  productDetail: {
-    title: 'Product detail',
-    summary: 'One product with its codes, scans, passport and journey.',
-  },
-  productAdd: { title: 'Add product', summary: 'Add a product to your catalogue.' },
-  productEdit: { title: 'Edit product', summary: 'Change a product’s details.' },
   procurement: { title: 'Procurement', summary: 'Suppliers, purchase orders and receipts.' },
   inventory: { title: 'Inventory', summary: 'Stock by item, lot and location.' },
   qa: { title: 'QA and compliance', summary: 'Inspections, deviations and certificates.' },

@@ -26,7 +26,9 @@ export function useForm<V extends Record<string, string>>(
     /** `value`, `onChange` and `error` for the field `name`. */
     field: (name: keyof V) => ({
       value: values[name],
-      onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
+      onChange: (
+        event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>,
+      ) => {
         const { value } = event.target;
         setValues((current) => ({ ...current, [name]: value }));
         if (clearErrorOnChange) setErrors((current) => ({ ...current, [name]: undefined }));

@@ -35,10 +35,10 @@ describe('app store', () => {
       'reviews',
       'productJourney',
       'traceability',
-      'products',
       'adminScans',
       'orders',
       'sessions',
+      'products',
       'users',
     ]);
     for (const name of ['auth', ...DATA_SLICES] as const) {
@@ -145,6 +145,43 @@ describe('app store', () => {
     expect(useAppStore.getState().users.data.map((u) => u.id)).toEqual(['a', 'b']);
     s.removeOrgUser('a');
     expect(useAppStore.getState().users.data.map((u) => u.id)).toEqual(['b']);
+  });
+});
+
+describe('products slice', () => {
+  const product = (id: string) => ({
+    id,
+    product_name: `P ${id}`,
+    skuid: `SKU-${id}`,
+    gtin: '04006381333931',
+    category: '',
+    image_urls: [],
+    metadata: {},
+    product_description: '',
+    created_at: '2025-01-01T00:00:00Z',
+    updated_at: '2025-01-01T00:00:00Z',
+  });
+
+  it('adds, replaces and archives products, keeping the count', () => {
+    const s = useAppStore.getState();
+    s.productSaved(product('x'));
+    expect(useAppStore.getState().products.data.products).toEqual([]); // not loaded: nothing kept
+    s.loadSucceeded('products', {
+      products: [product('a')],
+      maxProducts: 10,
+      addedProducts: 1,
+      limitKnown: true,
+    });
+    s.productSaved(product('b'));
+    s.productSaved({ ...product('a'), product_name: 'Renamed' });
+    let list = useAppStore.getState().products.data;
+    expect(list.products.map((p) => p.product_name)).toEqual(['Renamed', 'P b']);
+    expect(list.addedProducts).toBe(2);
+    s.productArchived('a');
+    s.productArchived('unknown');
+    list = useAppStore.getState().products.data;
+    expect(list.products.map((p) => p.id)).toEqual(['b']);
+    expect(list.addedProducts).toBe(1);
   });
 });
 

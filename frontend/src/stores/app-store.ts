@@ -10,6 +10,12 @@ import {
   type PersistedAuth,
 } from '@/features/auth/store/auth-slice';
 import {
+  initialProductsSlice,
+  productsActions,
+  type ProductsActions,
+  type ProductsSlice,
+} from '@/features/products/store/products-slice';
+import {
   initialUsersSlice,
   usersActions,
   type UsersActions,
@@ -35,7 +41,7 @@ export const PERSIST_RESTORE_TIMEOUT_MS = 5000;
  * this file is the one place that composes them, adds the request lifecycle
  * every data slice shares, and persists auth.
  */
-export type AppData = AuthSlice & PlannedSlices & UsersSlice;
+export type AppData = AuthSlice & PlannedSlices & ProductsSlice & UsersSlice;
 
 export type DataSliceName = Exclude<keyof AppData, 'auth'>;
 
@@ -48,6 +54,7 @@ interface RequestActions {
 
 export type AppActions = AuthActions &
   PlannedActions &
+  ProductsActions &
   UsersActions &
   RequestActions & {
     /** Signs out locally: every slice back to its initial state, persisted state removed. */
@@ -57,7 +64,12 @@ export type AppActions = AuthActions &
 export type AppState = AppData & AppActions;
 
 export function initialData(): AppData {
-  return { ...initialAuthSlice(), ...initialPlannedSlices(), ...initialUsersSlice() };
+  return {
+    ...initialAuthSlice(),
+    ...initialPlannedSlices(),
+    ...initialProductsSlice(),
+    ...initialUsersSlice(),
+  };
 }
 
 /** Every slice but auth, in the spec's order. */
@@ -77,6 +89,7 @@ export const useAppStore = create<AppState>()(
       ...initialData(),
       ...authActions(set),
       ...plannedActions(set),
+      ...productsActions(set),
       ...usersActions(set),
 
       startLoading: (slice) =>

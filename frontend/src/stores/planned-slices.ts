@@ -11,7 +11,6 @@ export interface PlannedSlices {
   reviews: RequestState<unknown>;
   productJourney: RequestState<unknown>;
   traceability: RequestState<unknown>;
-  products: RequestState<unknown>;
   adminScans: RequestState<unknown> & { activeBrandId: string | null };
   orders: RequestState<unknown>;
   sessions: RequestState<unknown>;
@@ -33,7 +32,6 @@ export function initialPlannedSlices(): PlannedSlices {
     reviews: initialRequestState<unknown>(null),
     productJourney: initialRequestState<unknown>(null),
     traceability: initialRequestState<unknown>(null),
-    products: initialRequestState<unknown>(null),
     adminScans: { ...initialRequestState<unknown>(null), activeBrandId: null },
     orders: initialRequestState<unknown>(null),
     sessions: initialRequestState<unknown>(null),

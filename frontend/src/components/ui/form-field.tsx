@@ -7,6 +7,7 @@ import {
   type ReactNode,
   type Ref,
   type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
 } from 'react';
 import { PASSWORD_HINT } from '@/lib/validation';
 
@@ -133,6 +134,28 @@ export function SelectField({
           </option>
         ))}
       </select>
+    </FieldShell>
+  );
+}
+
+interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> {
+  label: string;
+  hint?: ReactNode;
+  error?: string | null;
+}
+
+/** Text over several lines (a description). */
+export function TextAreaField({ label, hint, error, className, ...textarea }: TextAreaFieldProps) {
+  const id = useId();
+  return (
+    <FieldShell id={id} label={label} hint={hint} error={error}>
+      <textarea
+        id={id}
+        className={`input textarea ${className ?? ''}`.trim()}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+        {...textarea}
+      />
     </FieldShell>
   );
 }

@@ -1,0 +1,8 @@
+import { useParams } from 'react-router';
+import { ProductDetailPage } from '@/features/products/components/product-detail-page';
+
+export function Component() {
+  const { id = '' } = useParams();
+  // A new id is a new page: its own load, nothing of the previous product.
+  return <ProductDetailPage key={id} id={id} />;
+}

@@ -1,0 +1,118 @@
+import { QrCodeIcon } from '@solar-icons/react/linear/qr-code';
+import { Link } from 'react-router';
+import { ApiResultView } from '@/components/ui/api-result-view';
+import { CardSection } from '@/components/ui/card-section';
+import { PageHeader } from '@/components/ui/page-header';
+import { paths } from '@/config/paths';
+import { useApiResult } from '@/hooks/use-api-result';
+import { formatDate } from '@/lib/format';
+import { useAppStore } from '@/stores/app-store';
+import { canChangeProducts } from '../access';
+import { fetchProduct, type Product } from '../api/products-api';
+
+const none = <span className="muted">None</span>;
+
+function hasMetadata(metadata: unknown): boolean {
+  if (metadata === null || metadata === undefined) return false;
+  if (typeof metadata === 'object') return Object.keys(metadata).length > 0;
+  return true;
+}
+
+function ProductDetails({ product }: { product: Product }) {
+  return (
+    <dl className="dl">
+      <dt>Name</dt>
+      <dd>{product.product_name}</dd>
+      <dt>SKU id</dt>
+      <dd>{product.skuid}</dd>
+      <dt>GTIN</dt>
+      <dd className="mono">{product.gtin}</dd>
+      <dt>Category</dt>
+      <dd>{product.category || none}</dd>
+      <dt>Description</dt>
+      <dd className="pre-wrap">{product.product_description || none}</dd>
+      <dt>Images</dt>
+      <dd>
+        {product.image_urls.length > 0 ? (
+          <ul className="plain-list">
+            {product.image_urls.map((url) => (
+              <li key={url} className="break-all">
+                {url}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          none
+        )}
+      </dd>
+      <dt>Metadata</dt>
+      <dd>
+        {hasMetadata(product.metadata) ? (
+          <pre className="code-block">{JSON.stringify(product.metadata, null, 2)}</pre>
+        ) : (
+          none
+        )}
+      </dd>
+      <dt>Sample code</dt>
+      <dd>{product.sample_qr_id ?? none}</dd>
+      <dt>Created</dt>
+      <dd>{formatDate(product.created_at)}</dd>
+      <dt>Last changed</dt>
+      <dd>{formatDate(product.updated_at)}</dd>
+      {product.archived_at ? (
+        <>
+          <dt>Archived</dt>
+          <dd>
+            <span className="badge badge--warning">Archived</span> {formatDate(product.archived_at)}
+          </dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
+
+/** `/products/{id}`: one product (spec §2). */
+export function ProductDetailPage({ id }: { id: string }) {
+  const role = useAppStore((s) => s.auth.user?.role);
+  const { result, reload } = useApiResult(() => fetchProduct(id));
+  const product = result?.ok ? result.data : null;
+  const canEdit = canChangeProducts(role) && product !== null && !product.archived_at;
+
+  return (
+    <>
+      <PageHeader
+        title={product?.product_name ?? 'Product'}
+        description={product ? `SKU id ${product.skuid}` : undefined}
+        actions={
+          <>
+            <Link className="btn btn--secondary" to={paths.products.href()}>
+              All products
+            </Link>
+            {canEdit ? (
+              <Link className="btn btn--primary" to={paths.productEdit.href(id)}>
+                Edit
+              </Link>
+            ) : null}
+          </>
+        }
+      />
+      <CardSection title="Details">
+        <ApiResultView result={result} onRetry={reload} loadingLabel="Loading the product…">
+          {(data) => <ProductDetails product={data} />}
+        </ApiResultView>
+      </CardSection>
+      <CardSection
+        title={
+          <>
+            <QrCodeIcon /> Codes and lots
+          </>
+        }
+      >
+        <p>
+          Code jobs and lots for this product come with the codes module, which is not available
+          yet. Nothing is shown here until then.
+        </p>
+      </CardSection>
+    </>
+  );
+}

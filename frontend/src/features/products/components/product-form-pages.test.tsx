@@ -1,0 +1,161 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { toast } from 'react-toastify/unstyled';
+import { Route, Routes, useLocation } from 'react-router';
+import type { SessionInfo } from '@/lib/api/types';
+import { json, mockApi, type RecordedCall } from '@/testing/mock-api';
+import { adminSession, renderPage, signInAs } from '@/testing/render';
+import { product } from '../test-data';
+import { AddProductPage, EditProductPage } from './product-form-pages';
+
+const saved = product({
+  id: 'p-9',
+  product_name: 'Oat milk',
+  skuid: 'OAT-1',
+  gtin: '04006381333931',
+  category: 'Drinks',
+});
+
+function Where() {
+  return <output data-testid="where">{useLocation().pathname}</output>;
+}
+
+type Handlers = Parameters<typeof mockApi>[0];
+
+function renderAdd(handlers: Handlers = {}) {
+  signInAs(adminSession);
+  const api = mockApi(handlers);
+  const view = renderPage(
+    <>
+      <Routes>
+        <Route path="/products/Add_product" element={<AddProductPage />} />
+        <Route path="*" element={null} />
+      </Routes>
+      <Where />
+    </>,
+    { route: '/products/Add_product' },
+  );
+  return { ...api, ...view };
+}
+
+const posts = (calls: RecordedCall[]) => calls.filter((c) => c.method !== 'GET');
+
+async function fill(
+  user: ReturnType<typeof renderAdd>['user'],
+  values: { name?: string; skuid?: string; gtin?: string; category?: string },
+) {
+  const form = within(screen.getByRole('form', { name: 'Add product' }));
+  if (values.name) await user.type(form.getByLabelText('Name'), values.name);
+  if (values.skuid) await user.type(form.getByLabelText('SKU id'), values.skuid);
+  if (values.gtin) await user.type(form.getByLabelText('GTIN'), values.gtin);
+  if (values.category) await user.type(form.getByLabelText('Category'), values.category);
+}
+
+afterEach(() => {
+  act(() => {
+    toast.dismiss();
+    toast.clearWaitingQueue();
+  });
+});
+
+describe('Add product', () => {
+  it('adds a product, says so and opens it', async () => {
+    const { user, calls } = renderAdd({ 'POST /api/products': () => json(201, saved) });
+    await fill(user, { name: ' Oat milk ', skuid: 'OAT-1', gtin: '4006381333931' });
+    await user.click(screen.getByRole('button', { name: 'Add product' }));
+    expect(await screen.findByText('Product added.')).toBeInTheDocument();
+    expect(posts(calls)[0]!.body).toEqual({
+      product_name: 'Oat milk',
+      skuid: 'OAT-1',
+      gtin: '4006381333931',
+    });
+    expect(posts(calls)[0]!.headers.get('x-csrf-token')).toBe('csrf-test-token');
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/products/p-9'));
+  });
+
+  it('checks the fields before sending: a wrong GTIN check digit sends nothing', async () => {
+    const { user, calls } = renderAdd();
+    await user.click(screen.getByRole('button', { name: 'Add product' }));
+    expect(screen.getByText('Enter the product’s name.')).toBeInTheDocument();
+    expect(screen.getByText('Enter the SKU id.')).toBeInTheDocument();
+    expect(screen.getByText('Enter the GTIN.')).toBeInTheDocument();
+    await fill(user, { name: 'Oat milk', skuid: 'OAT-1', gtin: '4006381333932' });
+    await user.click(screen.getByRole('button', { name: 'Add product' }));
+    expect(screen.getByLabelText('GTIN')).toHaveAccessibleDescription(
+      /The check digit \(the last digit\) is wrong/,
+    );
+    expect(posts(calls)).toHaveLength(0);
+  });
+
+  it('shows the server’s refusal at its field (a taken SKU id)', async () => {
+    const { user } = renderAdd({
+      'POST /api/products': () =>
+        json(409, { error: 'Another product already has this skuid.', code: 'conflict' }),
+    });
+    await fill(user, { name: 'Oat milk', skuid: 'OAT-1', gtin: '4006381333931' });
+    await user.click(screen.getByRole('button', { name: 'Add product' }));
+    await waitFor(() =>
+      expect(screen.getByLabelText('SKU id')).toHaveAccessibleDescription(
+        /Another product already has this skuid\./,
+      ),
+    );
+    expect(screen.getByTestId('where')).toHaveTextContent('/products/Add_product');
+    // Changing the field clears the server's message.
+    await user.type(screen.getByLabelText('SKU id'), '2');
+    expect(screen.queryByText('Another product already has this skuid.')).not.toBeInTheDocument();
+  });
+
+  it('shows the plan’s limit above the form', async () => {
+    const message =
+      "You have reached your plan's limit of products. Archive a product or ask for a higher limit.";
+    const { user } = renderAdd({
+      'POST /api/products': () => json(403, { error: message, code: 'product_limit' }),
+    });
+    await fill(user, { name: 'Oat milk', skuid: 'OAT-1', gtin: '4006381333931' });
+    await user.click(screen.getByRole('button', { name: 'Add product' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+  });
+});
+
+describe('Edit product', () => {
+  function renderEdit(handlers: Handlers, session: SessionInfo = adminSession) {
+    signInAs(session);
+    const api = mockApi({ 'GET /api/products/p-9': () => json(200, saved), ...handlers });
+    const view = renderPage(
+      <>
+        <Routes>
+          <Route path="/products/Edit_product/:key" element={<EditProductPage id="p-9" />} />
+          <Route path="*" element={null} />
+        </Routes>
+        <Where />
+      </>,
+      { route: '/products/Edit_product/p-9' },
+    );
+    return { ...api, ...view };
+  }
+
+  it('starts from the stored product and sends only what changed', async () => {
+    const { user, calls } = renderEdit({
+      'PATCH /api/products/p-9': () => json(200, { ...saved, product_name: 'Oat drink' }),
+    });
+    const name = await screen.findByLabelText('Name');
+    expect(name).toHaveValue('Oat milk');
+    expect(screen.getByLabelText('GTIN')).toHaveValue('04006381333931');
+    await user.clear(name);
+    await user.type(name, 'Oat drink');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Product updated.')).toBeInTheDocument();
+    expect(posts(calls)[0]!.body).toEqual({ product_name: 'Oat drink' });
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/products/p-9'));
+  });
+
+  it('sends a worker to /unauthorized', async () => {
+    renderEdit(
+      {},
+      {
+        ...adminSession,
+        user: { ...adminSession.user, role: 'worker' },
+      },
+    );
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/unauthorized'));
+  });
+});

@@ -1,0 +1,143 @@
+import { useState } from 'react';
+import { toast } from 'react-toastify/unstyled';
+import { ErrorAlert } from '@/components/ui/alert';
+import { FormActions } from '@/components/ui/form-actions';
+import { TextAreaField, TextField } from '@/components/ui/form-field';
+import { useForm } from '@/hooks/use-form';
+import type { ApiResult } from '@/lib/api/call-api';
+import { createProduct, updateProduct, type Product } from '../api/products-api';
+import { productMessages } from '../messages';
+import {
+  emptyProductForm,
+  fieldOfServerMessage,
+  newProductBody,
+  productChangeBody,
+  productFormHints,
+  productFormValues,
+  validateProductForm,
+  type ProductFormValues,
+} from '../product-form';
+
+/** The server's refusal of one field, shown there until that field changes. */
+interface ServerFieldError {
+  field: keyof ProductFormValues;
+  value: string;
+  message: string;
+}
+
+/**
+ * The one product form, for adding (`original` absent) and editing. Checks
+ * what the server checks before sending; the server's reason for a refusal
+ * is shown at its field, or above the form.
+ */
+export function ProductForm({
+  original,
+  onSaved,
+  onCancel,
+}: {
+  original?: Product;
+  onSaved: (product: Product) => void;
+  onCancel: () => void;
+}) {
+  const form = useForm<ProductFormValues>(
+    original ? productFormValues(original) : emptyProductForm(),
+    { clearErrorOnChange: true },
+  );
+  const [serverField, setServerField] = useState<ServerFieldError | null>(null);
+
+  function fieldProps(name: keyof ProductFormValues) {
+    const props = form.field(name);
+    const fromServer =
+      serverField?.field === name && serverField.value === form.values[name]
+        ? serverField.message
+        : null;
+    return { ...props, error: props.error ?? fromServer };
+  }
+
+  const onSubmit = form.onSubmit(
+    (values) => validateProductForm(values, original),
+    async (values) => {
+      setServerField(null);
+      let result: ApiResult<Product>;
+      if (original) {
+        const change = productChangeBody(original, values);
+        if (Object.keys(change).length === 0) return 'Nothing to save: no field has changed.';
+        result = await updateProduct(original.id, change);
+      } else {
+        result = await createProduct(newProductBody(values));
+      }
+      if (result.ok) {
+        toast.success(original ? productMessages.updated : productMessages.added);
+        onSaved(result.data);
+        return null;
+      }
+      if (result.kind === 'status' && (result.status === 400 || result.status === 409)) {
+        const field = fieldOfServerMessage(result.message);
+        if (field) {
+          setServerField({ field, value: values[field], message: result.message });
+          return null;
+        }
+      }
+      return result.message;
+    },
+  );
+
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      aria-label={original ? 'Edit product' : 'Add product'}
+      className="card product-form"
+    >
+      {form.serverError ? <ErrorAlert>{form.serverError}</ErrorAlert> : null}
+      <TextField
+        label="Name"
+        name="product_name"
+        autoComplete="off"
+        maxLength={400}
+        {...fieldProps('product_name')}
+        required
+      />
+      <div className="form-grid">
+        <TextField
+          label="SKU id"
+          name="skuid"
+          autoComplete="off"
+          spellCheck={false}
+          hint={productFormHints.skuid}
+          {...fieldProps('skuid')}
+          required
+        />
+        <TextField
+          label="GTIN"
+          name="gtin"
+          autoComplete="off"
+          inputMode="numeric"
+          spellCheck={false}
+          hint={productFormHints.gtin}
+          {...fieldProps('gtin')}
+          required
+        />
+      </div>
+      <TextField
+        label="Category"
+        name="category"
+        autoComplete="off"
+        hint={productFormHints.category}
+        {...fieldProps('category')}
+      />
+      <TextAreaField
+        label="Description"
+        name="product_description"
+        rows={5}
+        hint={productFormHints.description}
+        {...fieldProps('product_description')}
+      />
+      <FormActions
+        onCancel={onCancel}
+        busy={form.busy}
+        submitLabel={original ? 'Save changes' : 'Add product'}
+      />
+    </form>
+  );
+}

@@ -1,0 +1,60 @@
+import { gtinCheckDigit, gtinProblem, isValidGtin, withCheckDigit } from './gtin';
+
+describe('GTIN check digit', () => {
+  it.each([
+    ['9638507', 4], // GTIN-8 96385074
+    ['03600029145', 2], // GTIN-12 036000291452
+    ['400638133393', 1], // GTIN-13 4006381333931
+    ['1061414100041', 5], // GTIN-14 10614141000415
+    ['629104150021', 3], // EAN-13 6291041500213
+    ['0000000000000', 0],
+  ])('of %s is %i', (digits, check) => {
+    expect(gtinCheckDigit(digits)).toBe(check);
+  });
+
+  it('does not change when zeros are padded on the left (GTIN-14 form)', () => {
+    expect(gtinCheckDigit('0000009638507')).toBe(gtinCheckDigit('9638507'));
+    expect(gtinCheckDigit('0400638133393')).toBe(gtinCheckDigit('400638133393'));
+  });
+
+  it('refuses anything but digits', () => {
+    expect(() => gtinCheckDigit('12a')).toThrow();
+  });
+});
+
+describe('gtinProblem', () => {
+  it.each(['96385074', '036000291452', '4006381333931', '10614141000415', '00000096385074'])(
+    'accepts %s',
+    (gtin) => {
+      expect(gtinProblem(gtin)).toBeNull();
+      expect(isValidGtin(gtin)).toBe(true);
+    },
+  );
+
+  it.each(['96385075', '036000291453', '4006381333932', '10614141000416'])(
+    'finds the wrong check digit of %s',
+    (gtin) => {
+      expect(gtinProblem(gtin)).toBe('check-digit');
+    },
+  );
+
+  it.each([
+    '',
+    '1234567',
+    '123456789',
+    '12345678901',
+    '123456789012345',
+    '4006381333 931',
+    'abcdefgh',
+    '+9638507',
+  ])('refuses the format of %o', (gtin) => {
+    expect(gtinProblem(gtin)).toBe('format');
+  });
+
+  it('withCheckDigit makes valid GTINs', () => {
+    expect(withCheckDigit('400638133393')).toBe('4006381333931');
+    for (const digits of ['1234567', '12345678901', '123456789012', '1234567890123']) {
+      expect(isValidGtin(withCheckDigit(digits))).toBe(true);
+    }
+  });
+});
