@@ -90,7 +90,7 @@ pub async fn list_active(conn: &mut PgConnection) -> Result<Vec<Product>, sqlx::
     .await
 }
 
-/// The product `id`, locked until the transaction ends when `for_update`.
+/// The product `id`, archived or not.
 pub async fn find(conn: &mut PgConnection, id: Uuid) -> Result<Option<Product>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, product_name, skuid, gtin, category, image_urls, metadata, product_description,

@@ -105,8 +105,9 @@ impl ToJSON for UserLimit {
     }
 }
 
-/// New plan limits; those omitted keep their values (`{}` changes nothing). Lowering a limit below
-/// current use is allowed: it blocks new additions and deletes nothing.
+/// New plan limits; those omitted keep their values (`{}` changes nothing).
+/// Lowering a limit below current use is allowed: it blocks new additions and
+/// deletes nothing.
 #[derive(Object, Debug)]
 pub struct TenantLimits {
     #[oai(

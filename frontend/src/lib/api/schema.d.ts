@@ -654,8 +654,9 @@ export interface components {
         TenantKind: "brand" | "client";
         /**
          * TenantLimits
-         * @description New plan limits; those omitted keep their values (`{}` changes nothing). Lowering a limit below
-         *     current use is allowed: it blocks new additions and deletes nothing.
+         * @description New plan limits; those omitted keep their values (`{}` changes nothing).
+         *     Lowering a limit below current use is allowed: it blocks new additions and
+         *     deletes nothing.
          */
         TenantLimits: {
             /** Format: int32 */
