@@ -3,13 +3,15 @@
 //! Infrastructure, apart from the domains:
 //! - `config`, `telemetry`: settings from the environment, structured logs;
 //! - `db`: pools, platform and tenant transactions, migrations, tenant schemas;
+//! - `jobs`: the background job runner (code generation, label printing);
 //! - `http`: the API assembly, error envelope, request guard, security
 //!   schemes, access policy, start-up and health.
 //!
 //! Domains, each one folder with the same parts (`mod.rs`: types and rules;
 //! `api.rs` or `api/`: its operations; `store.rs`: its SQL):
 //! `accounts` (organisation users, the user's own profile and preferences),
-//! `audit`, `auth` (sign-in, sessions), `organisation`, `products`, `tenants`
+//! `audit`, `auth` (sign-in, sessions), `codes` (serialized codes: jobs,
+//! downloads), `organisation`, `products`, `tenants`
 //! (onboarding and platform administration). `docs/adding-a-domain.md` is the
 //! checklist for a new one.
 
@@ -18,9 +20,12 @@ pub mod db;
 pub mod http;
 pub mod telemetry;
 
+pub mod jobs;
+
 pub mod accounts;
 pub mod audit;
 pub mod auth;
+pub mod codes;
 pub mod organisation;
 pub mod products;
 pub mod tenants;

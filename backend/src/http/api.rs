@@ -9,6 +9,7 @@ use poem_openapi::OpenApiService;
 use crate::accounts::api::me::MeApi;
 use crate::accounts::api::users::UsersApi;
 use crate::auth::api::AuthApi;
+use crate::codes::api::CodesApi;
 use crate::http::health::HealthApi;
 use crate::organisation::api::OrganisationApi;
 use crate::products::api::ProductsApi;
@@ -23,6 +24,7 @@ pub type Apis = (
     OrganisationApi,
     TenantsApi,
     ProductsApi,
+    CodesApi,
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {

@@ -286,6 +286,47 @@ impl<T: ToJSON> ToJSON for Optional<T> {
     }
 }
 
+/// The id of a thing in a request path: a UUID. A malformed one is
+/// received as no id, so that the handler answers it with the same 404 as an
+/// unknown one (`id.or(not_found)`): a caller learns nothing from the
+/// difference.
+pub struct PathId(Option<uuid::Uuid>);
+
+impl PathId {
+    /// The id, or `missing()` when it was not a UUID.
+    pub fn or(&self, missing: impl FnOnce() -> ApiError) -> Result<uuid::Uuid, ApiError> {
+        self.0.ok_or_else(missing)
+    }
+}
+
+impl Type for PathId {
+    const IS_REQUIRED: bool = true;
+    type RawValueType = uuid::Uuid;
+    type RawElementValueType = uuid::Uuid;
+
+    fn name() -> Cow<'static, str> {
+        "string_uuid".into()
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        MetaSchemaRef::Inline(Box::new(MetaSchema::new_with_format("string", "uuid")))
+    }
+
+    fn as_raw_value(&self) -> Option<&uuid::Uuid> {
+        self.0.as_ref()
+    }
+
+    fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a uuid::Uuid> + 'a> {
+        Box::new(self.0.iter())
+    }
+}
+
+impl ParseFromParameter for PathId {
+    fn parse_from_parameter(value: &str) -> ParseResult<Self> {
+        Ok(Self(uuid::Uuid::parse_str(value).ok()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

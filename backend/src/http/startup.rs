@@ -75,6 +75,7 @@ impl Application {
             operations,
             passwords,
             public_origin,
+            jobs: crate::jobs::Runner::default(),
         });
         Ok(Self {
             acceptor,
@@ -95,10 +96,16 @@ impl Application {
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
         let app = routes(self.state.clone());
         let janitor = tokio::spawn(sweep_expired(self.state.clone()));
+        let runner = tokio::spawn(crate::jobs::run(self.state.clone()));
         Server::new_with_acceptor(self.acceptor)
             .run_with_graceful_shutdown(app, shutdown_signal(), Some(Duration::from_secs(20)))
             .await?;
         janitor.abort();
+        // A job's batch in progress rolls back; its lease goes back to the
+        // queue so the next server resumes it at once.
+        runner.abort();
+        let _ = runner.await;
+        crate::jobs::release(&self.state).await;
         self.state.db.platform.close().await;
         self.state.db.owner.close().await;
         Ok(())

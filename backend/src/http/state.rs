@@ -22,6 +22,8 @@ pub struct AppState {
     /// The origin of `settings.public_url`: the only one unsafe requests may
     /// come from.
     pub public_origin: Origin,
+    /// The background job runner's handle (wake it after queuing a job).
+    pub jobs: crate::jobs::Runner,
 }
 
 pub type SharedState = Arc<AppState>;

@@ -20,4 +20,6 @@ pub enum ApiTags {
     Platform,
     /// Products, their GTINs and the plan's product limit.
     Products,
+    /// Serialized codes: code jobs, their progress and downloads.
+    Codes,
 }

@@ -8,14 +8,13 @@ use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::registry::MetaSchema;
 use poem_openapi::{Object, OpenApi};
-use uuid::Uuid;
 
 use super::store::{self, ProductFields};
 use super::{Category, Description, Gtin, Product, ProductName, Skuid};
 use crate::db::{TenantTx, unique_violation};
 use crate::error_responses;
 use crate::http::error::ApiError;
-use crate::http::input::{Optional, Text, TextRule};
+use crate::http::input::{Optional, PathId, Text, TextRule};
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -206,17 +205,18 @@ impl ProductsApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-        id: Path<Uuid>,
+        id: Path<PathId>,
     ) -> Result<ProductOk, ProductGetError> {
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
-        let product = store::find(&mut conn, id.0)
+        let product = store::find(&mut conn, id.0.or(no_such_product)?)
             .await?
             .ok_or_else(no_such_product)?;
         Ok(ProductOk::Ok(Json(product)))
     }
 
     /// Change an active product. A new GTIN is registered to the
-    /// organisation and the old one given up.
+    /// organisation and the old one given up; a product with codes keeps
+    /// its GTIN (its codes carry it).
     #[oai(
         path = "/products/:id",
         method = "patch",
@@ -226,7 +226,7 @@ impl ProductsApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-        id: Path<Uuid>,
+        id: Path<PathId>,
         body: Json<ProductChange>,
     ) -> Result<ProductOk, ProductChangeError> {
         let name = body
@@ -254,12 +254,19 @@ impl ProductsApi {
             .as_ref()
             .map(|v| Description::parse(v.as_str()))
             .transpose()?;
+        let id = id.0.or(no_such_product)?;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
-        let current = store::lock_active(&mut tx, id.0)
+        let current = store::lock_active(&mut tx, id)
             .await?
             .ok_or_else(no_such_product)?;
         let new_gtin = gtin.as_ref().filter(|g| g.as_str() != current.gtin);
         if let Some(g) = new_gtin {
+            if crate::codes::store::product_has_codes(&mut tx, id).await? {
+                return Err(ApiError::conflict(
+                    "This product has serialized codes carrying its GTIN, so its GTIN can no longer change. Create a new product for the new GTIN.",
+                )
+                .into());
+            }
             claim(&mut tx, g).await?;
         }
         let fields = ProductFields {
@@ -269,7 +276,7 @@ impl ProductsApi {
             category: category.as_ref().map(Category::as_str),
             product_description: description.as_ref().map(Description::as_str),
         };
-        let product = store::update(&mut tx, id.0, &fields)
+        let product = store::update(&mut tx, id, &fields)
             .await
             .map_err(conflict)?;
         if new_gtin.is_some() {
@@ -290,10 +297,11 @@ impl ProductsApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-        id: Path<Uuid>,
+        id: Path<PathId>,
     ) -> Result<ProductOk, ProductGetError> {
+        let id = id.0.or(no_such_product)?;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
-        let product = store::archive(&mut tx, id.0)
+        let product = store::archive(&mut tx, id)
             .await?
             .ok_or_else(no_such_product)?;
         tx.commit().await?;

@@ -135,6 +135,17 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
         ("getProduct", (Allowed::BrandMembers, None)),
         ("updateProduct", (Allowed::BrandEditors, Some(json!({})))),
         ("archiveProduct", (Allowed::BrandEditors, None)),
+        (
+            "createCodeJob",
+            (
+                Allowed::BrandEditors,
+                Some(json!({"product_id": "00000000-0000-0000-0000-000000000000", "quantity": 1})),
+            ),
+        ),
+        ("listCodeJobs", (Allowed::BrandMembers, None)),
+        ("getCodeJob", (Allowed::BrandMembers, None)),
+        ("downloadCodesCsv", (Allowed::BrandEditors, None)),
+        ("downloadCodesZip", (Allowed::BrandEditors, None)),
     ])
 }
 

@@ -7,6 +7,7 @@ mod helpers;
 
 mod access;
 mod auth;
+mod codes;
 mod contract;
 mod headers;
 mod input;

@@ -4,7 +4,8 @@
 //!
 //! The test reads the crate's sources with `syn` and finds every call of
 //! `sqlx::query`, `query_as`, `query_scalar` and `raw_sql` (and their
-//! `_with` forms). It holds the layout rules that make that complete:
+//! `_with` forms), and of the `copy_in_raw` method (`COPY … FROM STDIN`,
+//! which cannot be prepared: it is run with no rows instead). It holds the layout rules that make that complete:
 //!
 //! - SQL lives only in a domain's `store.rs` (or `store/`) and in `src/db/`;
 //! - in a `store.rs`, every statement is a string literal (nothing built at
@@ -42,6 +43,8 @@ struct Statement {
     sql: Option<String>,
     /// `raw_sql` (several statements, simple protocol: cannot be prepared).
     raw: bool,
+    /// `copy_in_raw`: a `COPY … FROM STDIN`.
+    copy: bool,
 }
 
 struct Finder<'a> {
@@ -81,9 +84,29 @@ impl<'ast> Visit<'ast> for Finder<'_> {
                 place: format!("{} in {}()", self.file, self.function),
                 sql,
                 raw: last.ident == "raw_sql",
+                copy: false,
             });
         }
         syn::visit::visit_expr_call(self, call);
+    }
+
+    fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+        if call.method == "copy_in_raw" {
+            let sql = match call.args.first() {
+                Some(syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                })) => Some(s.value()),
+                _ => None,
+            };
+            self.found.push(Statement {
+                place: format!("{} in {}()", self.file, self.function),
+                sql,
+                raw: false,
+                copy: true,
+            });
+        }
+        syn::visit::visit_expr_method_call(self, call);
     }
 }
 
@@ -197,6 +220,14 @@ async fn prepare_all(app: &TestApp, statements: &[(Kind, Statement)]) -> Vec<Str
                     .await
                     .map(drop)
             }
+            // A COPY cannot be prepared: it runs, with no rows, and rolls back.
+            _ if statement.copy => {
+                let mut tx = app.state.db.begin_tenant(&tenant).await.unwrap();
+                match tx.copy_in_raw(sql).await {
+                    Ok(copy) => copy.finish().await.map(drop),
+                    Err(err) => Err(err),
+                }
+            }
             _ => {
                 let mut tx = app.state.db.begin_tenant(&tenant).await.unwrap();
                 tx.prepare(sqlx::AssertSqlSafe(sql.clone()).into_sql_str())
@@ -244,6 +275,9 @@ async fn the_check_catches_typos_and_misplaced_sql() {
             pub async fn platform_typo(c: &mut PgConnection) {
                 sqlx::query_scalar::<_, i64>("SELECT count(*) FROM platform.acounts").fetch_one(c).await;
             }
+            pub async fn copy_typo(c: &mut PgConnection) {
+                c.copy_in_raw("COPY codes (serial, job_seq, positon) FROM STDIN").await;
+            }
             pub async fn fine(c: &mut PgConnection) {
                 sqlx::query_as::<_, (String,)>("SELECT display_name FROM org_settings").fetch_one(c).await;
             }
@@ -266,7 +300,8 @@ async fn the_check_catches_typos_and_misplaced_sql() {
     assert!(broken[1].contains("src/widgets/api.rs in list()"));
     assert!(broken[1].contains("outside a store.rs"));
     let failures = prepare_all(&app, &statements).await;
-    assert_eq!(failures.len(), 2, "{failures:?}");
+    assert_eq!(failures.len(), 3, "{failures:?}");
     assert!(failures[0].contains("typo()") && failures[0].contains("display_nam"));
     assert!(failures[1].contains("platform_typo()") && failures[1].contains("acounts"));
+    assert!(failures[2].contains("copy_typo()") && failures[2].contains("positon"));
 }

@@ -347,9 +347,92 @@ export interface paths {
         head?: never;
         /**
          * Change an active product. A new GTIN is registered to the
-         *     organisation and the old one given up.
+         *     organisation and the old one given up; a product with codes keeps
+         *     its GTIN (its codes carry it).
          */
         patch: operations["updateProduct"];
+        trace?: never;
+    };
+    "/api/code-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's code jobs, newest first (at most 500), of one
+         *     product or all, with its code quota and what remains of it.
+         */
+        get: operations["listCodeJobs"];
+        put?: never;
+        /**
+         * Start a job that generates serialized codes for a product (and lot).
+         *     The codes needed are reserved from the plan's code quota at once; a
+         *     job that would exceed it is refused.
+         */
+        post: operations["createCodeJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/code-jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One code job: its status and progress. */
+        get: operations["getCodeJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/code-jobs/{id}/codes.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The job's codes as CSV (`gtin,serial,lot,expiry,uri`), once it is
+         *     done (or failed: the codes it generated).
+         */
+        get: operations["downloadCodesCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/code-jobs/{id}/codes.zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The job's codes as a ZIP of `codes.csv` and `manifest.json` (job,
+         *     product, GTIN, lot, count, created_at, SHA-256 of `codes.csv`).
+         */
+        get: operations["downloadCodesZip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }
@@ -404,6 +487,55 @@ export interface components {
             action: "removeuser";
         } & components["schemas"]["RemoveUser"];
         /**
+         * CodeJob
+         * @description A code job as the API shows it.
+         */
+        CodeJob: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            status: components["schemas"]["JobStatus"];
+            /**
+             * Format: int64
+             * @description How many codes were asked for.
+             */
+            quantity: number;
+            /**
+             * Format: int64
+             * @description How many are stored so far (always exactly the codes committed).
+             */
+            generated: number;
+            /** @description Why it failed, when it did. */
+            error?: string;
+            /** @description The GTIN-14 its codes carry. */
+            gtin: string;
+            lot?: components["schemas"]["Lot"];
+            /** @description The resolver base of its codes' URIs. */
+            resolver_base: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at?: string;
+        };
+        /**
+         * CodeJobList
+         * @description The organisation's jobs, newest first, with its code quota.
+         */
+        CodeJobList: {
+            jobs: components["schemas"]["CodeJob"][];
+            /**
+             * Format: int64
+             * @description How many codes the plan allows in all.
+             */
+            code_quota: number;
+            /**
+             * Format: int64
+             * @description How many more codes jobs may ask for.
+             */
+            qr_codes_remaining: number;
+        };
+        /**
          * ErrorBody
          * @description The JSON body of every error answer.
          */
@@ -419,6 +551,11 @@ export interface components {
             email: string;
             password: string;
         };
+        /**
+         * @description The state of a code job.
+         * @enum {string}
+         */
+        JobStatus: "queued" | "running" | "done" | "failed";
         /** LoginRequest */
         LoginRequest: {
             email: string;
@@ -433,11 +570,50 @@ export interface components {
              */
             csrfToken: string;
         };
+        /**
+         * Lot
+         * @description A lot (batch): GS1 AI 10 with its manufacturing and expiry dates.
+         */
+        Lot: {
+            number: string;
+            /** Format: naive-date */
+            manufactured_on?: string;
+            /** Format: naive-date */
+            expires_on?: string;
+        };
         /** Module */
         Module: {
             key: string;
             name: string;
             enabled: boolean;
+        };
+        /** NewCodeJob */
+        NewCodeJob: {
+            /**
+             * Format: uuid
+             * @description An active product of the organisation.
+             */
+            product_id: string;
+            /**
+             * Format: int64
+             * @description How many codes to generate (1 to 10,000,000), within the plan's code
+             *     quota.
+             */
+            quantity: number;
+            lot?: components["schemas"]["NewLot"];
+        };
+        /**
+         * NewLot
+         * @description The lot the codes belong to (GS1 AI 10, with AI 11 and AI 17 dates).
+         *     A lot the product already has is reused; its dates, when given, must be
+         *     the stored ones.
+         */
+        NewLot: {
+            number: string;
+            /** Format: naive-date */
+            manufactured_on?: string;
+            /** Format: naive-date */
+            expires_on?: string;
         };
         /** NewProduct */
         NewProduct: {
@@ -2189,6 +2365,356 @@ export interface operations {
                 };
             };
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listCodeJobs: {
+        parameters: {
+            query?: {
+                /** @description Only this product's jobs. */
+                product_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["CodeJobList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createCodeJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["NewCodeJob"];
+            };
+        };
+        responses: {
+            /** @description Accepted: the job is queued; follow it with `GET /api/code-jobs/{id}`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["CodeJob"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCodeJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["CodeJob"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    downloadCodesCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `gtin,serial,lot,expiry,uri`, one line per code, streamed. */
+            200: {
+                headers: {
+                    "CONTENT-DISPOSITION": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    downloadCodesZip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A ZIP of `codes.csv` and `manifest.json`, streamed. */
+            200: {
+                headers: {
+                    "CONTENT-DISPOSITION": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,311 @@
+//! The code-job operations under `/api/code-jobs`: start a job, follow it,
+//! list them, and download its codes as CSV or ZIP.
+
+use chrono::NaiveDate;
+use poem::Body;
+use poem::http::StatusCode;
+use poem::web::Data;
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::{Binary, Json};
+use poem_openapi::{ApiResponse, Object, OpenApi};
+use uuid::Uuid;
+
+use super::{CodeJob, CodeJobRow, JobStatus, LotNumber, MAX_QUANTITY, export, store};
+use crate::error_responses;
+use crate::http::error::ApiError;
+use crate::http::input::{Optional, PathId, Text};
+use crate::http::security::TenantSession;
+use crate::http::state::SharedState;
+use crate::http::tags::ApiTags;
+use crate::jobs;
+use crate::json_response;
+use crate::products;
+
+#[derive(Default)]
+pub struct CodesApi;
+
+/// The lot the codes belong to (GS1 AI 10, with AI 11 and AI 17 dates).
+/// A lot the product already has is reused; its dates, when given, must be
+/// the stored ones.
+#[derive(Object, Debug)]
+pub struct NewLot {
+    pub number: Text<LotNumber>,
+    pub manufactured_on: Optional<NaiveDate>,
+    pub expires_on: Optional<NaiveDate>,
+}
+
+#[derive(Object, Debug)]
+pub struct NewCodeJob {
+    /// An active product of the organisation.
+    pub product_id: Uuid,
+    /// How many codes to generate (1 to 10,000,000), within the plan's code
+    /// quota.
+    #[oai(validator(minimum(value = "1"), maximum(value = "10000000")))]
+    pub quantity: i64,
+    pub lot: Optional<NewLot>,
+}
+
+/// The organisation's jobs, newest first, with its code quota.
+#[derive(Object, Debug)]
+pub struct CodeJobList {
+    pub jobs: Vec<CodeJob>,
+    /// How many codes the plan allows in all.
+    pub code_quota: i64,
+    /// How many more codes jobs may ask for.
+    pub qr_codes_remaining: i64,
+}
+
+json_response!(
+    /// Accepted: the job is queued; follow it with `GET /api/code-jobs/{id}`.
+    CodeJobAccepted { 202 => Accepted(CodeJob) }
+);
+error_responses!(CreateCodeJobError with body {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+    NotFound = 404,
+    Conflict = 409,
+});
+json_response!(CodeJobOk { 200 => Ok(CodeJob) });
+json_response!(CodeJobListOk { 200 => Ok(CodeJobList) });
+error_responses!(CodeJobGetError {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+    NotFound = 404,
+});
+error_responses!(CodeJobListError {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+});
+error_responses!(CodesDownloadError {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+    NotFound = 404,
+    Conflict = 409,
+});
+
+#[derive(ApiResponse)]
+pub enum CodesCsv {
+    /// `gtin,serial,lot,expiry,uri`, one line per code, streamed.
+    #[oai(status = 200, content_type = "text/csv; charset=utf-8")]
+    Ok(Binary<Body>, #[oai(header = "content-disposition")] String),
+}
+
+#[derive(ApiResponse)]
+pub enum CodesZip {
+    /// A ZIP of `codes.csv` and `manifest.json`, streamed.
+    #[oai(status = 200, content_type = "application/zip")]
+    Ok(Binary<Body>, #[oai(header = "content-disposition")] String),
+}
+
+fn no_such_job() -> ApiError {
+    ApiError::not_found("No such code job in your organisation.")
+}
+
+/// The most jobs one list shows.
+const LIST_LIMIT: i64 = 500;
+
+/// A job whose codes can be downloaded: done, or failed (its codes so far).
+async fn downloadable(
+    state: &SharedState,
+    caller: &TenantSession,
+    id: Uuid,
+) -> Result<CodeJobRow, ApiError> {
+    let mut conn = state.db.read_tenant(&caller.tenant).await?;
+    let job = store::find_job(&mut conn, id)
+        .await?
+        .ok_or_else(no_such_job)?;
+    match JobStatus::parse(&job.status) {
+        Some(JobStatus::Done | JobStatus::Failed) => Ok(job),
+        _ => Err(ApiError::conflict(format!(
+            "The job is still generating codes ({} of {}). Download them when it is done.",
+            job.generated, job.quantity
+        ))),
+    }
+}
+
+#[OpenApi(tag = "ApiTags::Codes")]
+impl CodesApi {
+    /// Start a job that generates serialized codes for a product (and lot).
+    /// The codes needed are reserved from the plan's code quota at once; a
+    /// job that would exceed it is refused.
+    #[oai(path = "/code-jobs", method = "post", operation_id = "createCodeJob")]
+    async fn create(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        body: Json<NewCodeJob>,
+    ) -> Result<CodeJobAccepted, CreateCodeJobError> {
+        if !(1..=MAX_QUANTITY).contains(&body.quantity) {
+            return Err(ApiError::invalid_input("quantity must be 1 to 10,000,000.").into());
+        }
+        let quantity = body.quantity as i32;
+        let lot = match body.lot.as_ref() {
+            None => None,
+            Some(lot) => {
+                let number = LotNumber::parse(lot.number.as_str())?;
+                let (made, expires) = (lot.manufactured_on.0, lot.expires_on.0);
+                if let (Some(m), Some(e)) = (made, expires)
+                    && e <= m
+                {
+                    return Err(ApiError::invalid_input(
+                        "lot.expires_on must be after lot.manufactured_on.",
+                    )
+                    .into());
+                }
+                Some((number, made, expires))
+            }
+        };
+        let mut tx = state.db.begin_tenant(&caller.tenant).await?;
+        // Jobs of the organisation queue here, then count what is reserved.
+        let quota = store::lock_code_quota(&mut tx).await?;
+        let remaining = (quota - store::reserved_codes(&mut tx).await?).max(0);
+        if i64::from(quantity) > remaining {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "code_quota",
+                format!(
+                    "This job needs {quantity} codes, but only {remaining} remain in your plan's code quota. Generate fewer codes or ask for a higher quota."
+                ),
+            )
+            .into());
+        }
+        let product = products::store::find(&mut tx, body.product_id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("No such product in your organisation."))?;
+        if product.archived_at.is_some() {
+            return Err(ApiError::conflict(
+                "This product is archived: codes cannot be generated for it.",
+            )
+            .into());
+        }
+        let lot_id = match &lot {
+            None => None,
+            Some((number, made, expires)) => {
+                let stored =
+                    store::ensure_lot(&mut tx, product.id, number.as_str(), *made, *expires)
+                        .await?;
+                let differs = |given: &Option<NaiveDate>, kept: &Option<NaiveDate>| {
+                    given.is_some() && given != kept
+                };
+                if differs(made, &stored.manufactured_on) || differs(expires, &stored.expires_on) {
+                    return Err(ApiError::conflict(format!(
+                        "Lot {} of this product already exists with other dates. Leave the dates out to use it, or use another lot number.",
+                        number.as_str()
+                    ))
+                    .into());
+                }
+                Some(stored.id)
+            }
+        };
+        let resolver_base = match store::resolver_base(&mut tx).await? {
+            Some(base) => base,
+            None => state.settings.public_url().to_string(),
+        };
+        let id = Uuid::new_v4();
+        store::insert_job(
+            &mut tx,
+            &store::NewJob {
+                id,
+                product_id: product.id,
+                lot_id,
+                gtin: &product.gtin,
+                resolver_base: &resolver_base,
+                quantity,
+                created_by: caller.session.account_id,
+            },
+        )
+        .await?;
+        store::enqueue(&mut tx, jobs::CODES, id).await?;
+        let job = store::find_job(&mut tx, id)
+            .await?
+            .ok_or_else(no_such_job)?;
+        tx.commit().await?;
+        state.jobs.wake();
+        Ok(CodeJobAccepted::Accepted(Json(job.to_api())))
+    }
+
+    /// The organisation's code jobs, newest first (at most 500), of one
+    /// product or all, with its code quota and what remains of it.
+    #[oai(path = "/code-jobs", method = "get", operation_id = "listCodeJobs")]
+    async fn list(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        /// Only this product's jobs.
+        product_id: Query<Option<Uuid>>,
+    ) -> Result<CodeJobListOk, CodeJobListError> {
+        let mut tx = state.db.begin_tenant(&caller.tenant).await?;
+        let jobs = store::list_jobs(&mut tx, product_id.0, LIST_LIMIT).await?;
+        let (_, quota) = products::store::plan(&mut tx).await?;
+        let reserved = store::reserved_codes(&mut tx).await?;
+        drop(tx);
+        Ok(CodeJobListOk::Ok(Json(CodeJobList {
+            jobs: jobs.iter().map(CodeJobRow::to_api).collect(),
+            code_quota: quota,
+            qr_codes_remaining: (quota - reserved).max(0),
+        })))
+    }
+
+    /// One code job: its status and progress.
+    #[oai(path = "/code-jobs/:id", method = "get", operation_id = "getCodeJob")]
+    async fn get(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        id: Path<PathId>,
+    ) -> Result<CodeJobOk, CodeJobGetError> {
+        let mut conn = state.db.read_tenant(&caller.tenant).await?;
+        let job = store::find_job(&mut conn, id.0.or(no_such_job)?)
+            .await?
+            .ok_or_else(no_such_job)?;
+        Ok(CodeJobOk::Ok(Json(job.to_api())))
+    }
+
+    /// The job's codes as CSV (`gtin,serial,lot,expiry,uri`), once it is
+    /// done (or failed: the codes it generated).
+    #[oai(
+        path = "/code-jobs/:id/codes.csv",
+        method = "get",
+        operation_id = "downloadCodesCsv"
+    )]
+    async fn csv(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        id: Path<PathId>,
+    ) -> Result<CodesCsv, CodesDownloadError> {
+        let job = downloadable(&state, &caller, id.0.or(no_such_job)?).await?;
+        let name = format!("attachment; filename=\"codes-{}.csv\"", job.id);
+        let body = export::csv(state.db.clone(), caller.tenant.clone(), job);
+        Ok(CodesCsv::Ok(Binary(body), name))
+    }
+
+    /// The job's codes as a ZIP of `codes.csv` and `manifest.json` (job,
+    /// product, GTIN, lot, count, created_at, SHA-256 of `codes.csv`).
+    #[oai(
+        path = "/code-jobs/:id/codes.zip",
+        method = "get",
+        operation_id = "downloadCodesZip"
+    )]
+    async fn zip(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        id: Path<PathId>,
+    ) -> Result<CodesZip, CodesDownloadError> {
+        let job = downloadable(&state, &caller, id.0.or(no_such_job)?).await?;
+        let product = {
+            let mut conn = state.db.read_tenant(&caller.tenant).await?;
+            products::store::find(&mut conn, job.product_id)
+                .await?
+                .ok_or_else(no_such_job)?
+        };
+        let name = format!("attachment; filename=\"codes-{}.zip\"", job.id);
+        let body = export::zip(state.db.clone(), caller.tenant.clone(), job, product);
+        Ok(CodesZip::Ok(Binary(body), name))
+    }
+}
