@@ -54,17 +54,21 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 brandops \
  && useradd --system --uid 10001 --gid brandops --home-dir /app --no-create-home \
-      --shell /usr/sbin/nologin brandops
+      --shell /usr/sbin/nologin brandops \
+ && mkdir -p /app/data && chown brandops:brandops /app/data
 WORKDIR /app
 COPY --from=backend /out/brandops /app/brandops
 COPY --from=frontend /src/frontend/dist /app/frontend/dist
 COPY tenants/ /app/tenants/
 ENV FRONTEND_DIR=/app/frontend/dist \
     TENANTS_DIR=/app/tenants \
+    DATA_DIR=/app/data \
     HOST=0.0.0.0 \
     PORT=8080 \
     PUBLIC_URL=http://localhost:8080
 USER 10001:10001
+# Images and label outputs, unless S3_BUCKET is set: mount a volume here.
+VOLUME /app/data
 EXPOSE 8080
 # No curl in the image: bash's /dev/tcp (bash, head and grep are part of
 # Debian's essential set) asks /api/ready for a 200.

@@ -186,7 +186,7 @@ npm_script() {
 # cluster at .data/pg-test (started or reused, PG_FAST=1), a free port, a
 # cookie secret and a database role secret. Sets SERVER_DB, SERVER_PORT, SERVER_URL, SERVER_LOG,
 # SERVER_PIDFILE and SERVER_ADMIN_URL (the cluster's), and exports
-# DATABASE_URL, HOST, PORT, COOKIE_SECRET and DB_ROLE_SECRET for `brandops setup` and
+# DATABASE_URL, HOST, PORT, COOKIE_SECRET, DB_ROLE_SECRET and DATA_DIR for `brandops setup` and
 # `brandops serve`. Call it outside run_step (its variables must outlive a
 # subshell); server_seed and server_start then run as steps. BIN is the server
 # binary. Every database made here is listed in SERVER_DBS for server_cleanup.
@@ -210,7 +210,8 @@ server_init() {
   COOKIE_SECRET="$(random_hex 64)"
   DB_ROLE_SECRET="$(random_hex 64)"
   DATABASE_URL="${SERVER_ADMIN_URL%/postgres}/$SERVER_DB"
-  export HOST PORT COOKIE_SECRET DB_ROLE_SECRET DATABASE_URL
+  DATA_DIR="$ROOT/.data/$SERVER_DB.files"
+  export HOST PORT COOKIE_SECRET DB_ROLE_SECRET DATABASE_URL DATA_DIR
 }
 
 # server_seed : creates the database and runs `brandops setup` (migrations and
@@ -275,6 +276,7 @@ server_cleanup() {
     if [ "$rc" -eq 0 ]; then
       psql -X -q "$SERVER_ADMIN_URL" -c "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)" >/dev/null 2>&1 || true
       rm -f "$ROOT/.data/$db.log"
+      rm -rf "$ROOT/.data/$db.files"
     else
       note "$name: kept database $db for inspection (server log: $ROOT/.data/$db.log)"
     fi

@@ -49,6 +49,7 @@ export PORT="${PORT:-8080}"
 export LOG_FORMAT="${LOG_FORMAT:-pretty}"
 export FRONTEND_DIR="${FRONTEND_DIR:-$ROOT/frontend/dist}"
 export TENANTS_DIR="${TENANTS_DIR:-$ROOT/tenants}"
+export DATA_DIR="${DATA_DIR:-$ROOT/.data/files}"
 
 bin="${CARGO_TARGET_DIR:-$ROOT/backend/target}/release/brandops"
 note "run: $bin setup"

@@ -45,6 +45,12 @@ pub struct Settings {
     pub tenant_database_url: Option<Secret>,
     pub frontend_dir: PathBuf,
     pub tenants_dir: PathBuf,
+    /// Where files (product images, label outputs) are kept when no bucket
+    /// is configured (`DATA_DIR`, default `data`).
+    pub data_dir: PathBuf,
+    /// An S3-compatible bucket for files instead (`S3_BUCKET`; the `AWS_*`
+    /// variables give its endpoint and credentials).
+    pub s3_bucket: Option<String>,
     /// The cap on the server's PostgreSQL connections, all pools together.
     pub db_max_connections: u32,
     /// Connections per tenant pool.
@@ -108,6 +114,8 @@ impl Settings {
             tenants_dir: env("TENANTS_DIR")
                 .unwrap_or_else(|| "tenants".into())
                 .into(),
+            data_dir: env("DATA_DIR").unwrap_or_else(|| "data".into()).into(),
+            s3_bucket: env("S3_BUCKET"),
             db_max_connections: env_parse("DB_MAX_CONNECTIONS", 20)?,
             db_tenant_pool_size: env_parse("DB_TENANT_POOL_SIZE", 2)?,
             session_idle_timeout: Duration::from_secs(
@@ -134,6 +142,8 @@ impl Settings {
             tenant_database_url: None,
             frontend_dir: repo_root.join("frontend/dist"),
             tenants_dir: repo_root.join("tenants"),
+            data_dir: std::env::temp_dir().join(format!("brandops-test-{}", uuid::Uuid::new_v4())),
+            s3_bucket: None,
             db_max_connections: 16,
             db_tenant_pool_size: 2,
             session_idle_timeout: Duration::from_secs(3600),

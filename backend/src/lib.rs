@@ -3,6 +3,7 @@
 //! Infrastructure, apart from the domains:
 //! - `config`, `telemetry`: settings from the environment, structured logs;
 //! - `db`: pools, platform and tenant transactions, migrations, tenant schemas;
+//! - `storage`: files (images, label outputs) through `object_store`;
 //! - `jobs`: the background job runner (code generation, label printing);
 //! - `http`: the API assembly, error envelope, request guard, security
 //!   schemes, access policy, start-up and health.
@@ -18,6 +19,7 @@
 pub mod config;
 pub mod db;
 pub mod http;
+pub mod storage;
 pub mod telemetry;
 
 pub mod jobs;

@@ -12,7 +12,7 @@ use crate::auth::api::AuthApi;
 use crate::codes::api::CodesApi;
 use crate::http::health::HealthApi;
 use crate::organisation::api::OrganisationApi;
-use crate::products::api::ProductsApi;
+use crate::products::api::{ProductImagesApi, ProductsApi};
 use crate::tenants::api::TenantsApi;
 
 /// Every API of the service, in the order the contract lists them.
@@ -24,6 +24,7 @@ pub type Apis = (
     OrganisationApi,
     TenantsApi,
     ProductsApi,
+    ProductImagesApi,
     CodesApi,
 );
 

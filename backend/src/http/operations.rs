@@ -23,7 +23,10 @@ pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
 
 /// Operations that accept larger bodies than [`DEFAULT_BODY_LIMIT`] (file
 /// uploads), with their limits.
-const LARGER_BODIES: &[(&str, usize)] = &[];
+const LARGER_BODIES: &[(&str, usize)] = &[
+    // A 5 MB image and its multipart framing.
+    ("addProductImage", 5 * 1024 * 1024 + 64 * 1024),
+];
 
 /// What the guard needs to know about the operation a request calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -67,6 +67,7 @@ impl Application {
             .get_or_insert_with(|| format!("http://{}:{port}", settings.host));
         let public_origin = origin_of(public_url)
             .ok_or_else(|| anyhow::anyhow!("PUBLIC_URL {public_url:?} is not an http(s) URL"))?;
+        let storage = crate::storage::Storage::from_settings(&settings)?;
         let state = Arc::new(AppState {
             cookie_key: cookie_key(&settings)?,
             settings,
@@ -76,6 +77,7 @@ impl Application {
             passwords,
             public_origin,
             jobs: crate::jobs::Runner::default(),
+            storage,
         });
         Ok(Self {
             acceptor,

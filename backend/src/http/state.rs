@@ -24,6 +24,8 @@ pub struct AppState {
     pub public_origin: Origin,
     /// The background job runner's handle (wake it after queuing a job).
     pub jobs: crate::jobs::Runner,
+    /// Files: product images, label outputs.
+    pub storage: crate::storage::Storage,
 }
 
 pub type SharedState = Arc<AppState>;

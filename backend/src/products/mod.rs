@@ -210,6 +210,89 @@ impl TextRule for Description {
     }
 }
 
+/// The image types a product may have, recognised by their content (never
+/// by a file name or a declared type).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageKind {
+    Png,
+    Jpeg,
+    Webp,
+}
+
+/// The largest image a product may have, in bytes.
+pub const IMAGE_MAX_BYTES: usize = 5 * 1024 * 1024;
+/// The most images a product may have.
+pub const IMAGES_PER_PRODUCT: usize = 10;
+/// The widest or tallest image, in pixels.
+const IMAGE_MAX_SIDE: usize = 12_000;
+
+impl ImageKind {
+    /// Checks an uploaded file: a PNG, JPEG or WebP whose header reads
+    /// through to its dimensions, within the size limits.
+    pub fn check(bytes: &[u8]) -> Result<Self, ApiError> {
+        if bytes.is_empty() {
+            return Err(ApiError::invalid_input("The file is empty."));
+        }
+        if bytes.len() > IMAGE_MAX_BYTES {
+            return Err(ApiError::new(
+                poem::http::StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                "The image is larger than 5 MB. Make it smaller and try again.",
+            ));
+        }
+        let kind = match imagesize::image_type(bytes) {
+            Ok(imagesize::ImageType::Png) => Self::Png,
+            Ok(imagesize::ImageType::Jpeg) => Self::Jpeg,
+            Ok(imagesize::ImageType::Webp) => Self::Webp,
+            _ => {
+                return Err(ApiError::new(
+                    poem::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    "unsupported_image",
+                    "Only PNG, JPEG and WebP images can be added.",
+                ));
+            }
+        };
+        match imagesize::blob_size(bytes) {
+            Ok(size) if size.width > 0 && size.height > 0 => {
+                if size.width > IMAGE_MAX_SIDE || size.height > IMAGE_MAX_SIDE {
+                    return Err(ApiError::invalid_input(
+                        "The image is more than 12000 pixels wide or tall.",
+                    ));
+                }
+                Ok(kind)
+            }
+            _ => Err(ApiError::invalid_input(
+                "The image is damaged: its header cannot be read.",
+            )),
+        }
+    }
+
+    pub fn extension(self) -> &'static str {
+        match self {
+            Self::Png => "png",
+            Self::Jpeg => "jpg",
+            Self::Webp => "webp",
+        }
+    }
+
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Self::Png => "image/png",
+            Self::Jpeg => "image/jpeg",
+            Self::Webp => "image/webp",
+        }
+    }
+
+    pub fn from_extension(ext: &str) -> Option<Self> {
+        match ext {
+            "png" => Some(Self::Png),
+            "jpg" => Some(Self::Jpeg),
+            "webp" => Some(Self::Webp),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -153,3 +153,37 @@ pub async fn archive(conn: &mut PgConnection, id: Uuid) -> Result<Option<Product
     .fetch_optional(conn)
     .await
 }
+
+/// Adds an image's URL to the product.
+pub async fn add_image(
+    conn: &mut PgConnection,
+    id: Uuid,
+    url: &str,
+) -> Result<Product, sqlx::Error> {
+    sqlx::query_as(
+        "UPDATE products SET image_urls = array_append(image_urls, $2), updated_at = now()
+         WHERE id = $1 RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, product_description,
+                sample_qr_id, created_at, updated_at, archived_at",
+    )
+    .bind(id)
+    .bind(url)
+    .fetch_one(conn)
+    .await
+}
+
+/// Removes an image's URL from the product.
+pub async fn remove_image(
+    conn: &mut PgConnection,
+    id: Uuid,
+    url: &str,
+) -> Result<Product, sqlx::Error> {
+    sqlx::query_as(
+        "UPDATE products SET image_urls = array_remove(image_urls, $2), updated_at = now()
+         WHERE id = $1 RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, product_description,
+                sample_qr_id, created_at, updated_at, archived_at",
+    )
+    .bind(id)
+    .bind(url)
+    .fetch_one(conn)
+    .await
+}

@@ -142,6 +142,9 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
                 Some(json!({"product_id": "00000000-0000-0000-0000-000000000000", "quantity": 1})),
             ),
         ),
+        ("addProductImage", (Allowed::BrandEditors, None)),
+        ("getProductImage", (Allowed::BrandMembers, None)),
+        ("removeProductImage", (Allowed::BrandEditors, None)),
         ("listCodeJobs", (Allowed::BrandMembers, None)),
         ("getCodeJob", (Allowed::BrandMembers, None)),
         ("downloadCodesCsv", (Allowed::BrandEditors, None)),
@@ -171,7 +174,8 @@ fn contract_operations() -> Vec<(String, String, String)> {
 fn concrete(path: &str) -> String {
     let path = path
         .replace("{client_id}", "no-such-tenant")
-        .replace("{id}", "00000000-0000-0000-0000-000000000000");
+        .replace("{id}", "00000000-0000-0000-0000-000000000000")
+        .replace("{image}", "00000000-0000-0000-0000-000000000000.png");
     if path == "/api/account-info" {
         format!("{path}?action=otheraccountinfo")
     } else if path == "/api/product-handler" {

@@ -16,6 +16,7 @@ mod limits;
 mod me;
 mod openapi;
 mod organisation;
+mod product_images;
 mod products;
 mod server;
 mod sql;

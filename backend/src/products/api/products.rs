@@ -9,8 +9,6 @@ use poem_openapi::payload::Json;
 use poem_openapi::registry::MetaSchema;
 use poem_openapi::{Object, OpenApi};
 
-use super::store::{self, ProductFields};
-use super::{Category, Description, Gtin, Product, ProductName, Skuid};
 use crate::db::{TenantTx, unique_violation};
 use crate::error_responses;
 use crate::http::error::ApiError;
@@ -19,6 +17,8 @@ use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
 use crate::json_response;
+use crate::products::store::{self, ProductFields};
+use crate::products::{Category, Description, Gtin, Product, ProductName, Skuid};
 
 #[derive(Default)]
 pub struct ProductsApi;
