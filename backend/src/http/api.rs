@@ -12,7 +12,7 @@ use crate::auth::api::AuthApi;
 use crate::codes::api::CodesApi;
 use crate::http::health::HealthApi;
 use crate::organisation::api::OrganisationApi;
-use crate::products::api::{ProductImagesApi, ProductsApi};
+use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
 use crate::tenants::api::TenantsApi;
 
 /// Every API of the service, in the order the contract lists them.
@@ -25,6 +25,7 @@ pub type Apis = (
     TenantsApi,
     ProductsApi,
     ProductImagesApi,
+    ProductTransferApi,
     CodesApi,
 );
 

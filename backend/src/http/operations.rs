@@ -26,6 +26,8 @@ pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
 const LARGER_BODIES: &[(&str, usize)] = &[
     // A 5 MB image and its multipart framing.
     ("addProductImage", 5 * 1024 * 1024 + 64 * 1024),
+    // 5000 products with long descriptions.
+    ("importProducts", 4 * 1024 * 1024),
 ];
 
 /// What the guard needs to know about the operation a request calls.

@@ -3,6 +3,7 @@
 //! - `mod.rs`: the product and the rules of its fields (GTIN with its check
 //!   digit, SKU id, name, category, description);
 //! - `api.rs`: the spec's list call and the REST operations;
+//! - `transfer.rs`: the rules of CSV import files and of the export;
 //! - `store.rs`: the SQL of `products` (tenant schema) and the calls of the
 //!   platform's GTIN registry and product limit (`platform.tenant_*`).
 //!
@@ -12,6 +13,7 @@
 
 pub mod api;
 pub mod store;
+pub mod transfer;
 
 use chrono::{DateTime, Utc};
 use poem_openapi::Object;

@@ -187,3 +187,36 @@ pub async fn remove_image(
     .fetch_one(conn)
     .await
 }
+
+/// Which of these SKU ids (lower-cased) the organisation's products use.
+pub async fn skuids_taken(
+    conn: &mut PgConnection,
+    lower_skuids: &[String],
+) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT lower(skuid) FROM products WHERE lower(skuid) = ANY($1)")
+        .bind(lower_skuids)
+        .fetch_all(conn)
+        .await
+}
+
+/// Which of these GTIN-14s the organisation's products use.
+pub async fn gtins_taken(
+    conn: &mut PgConnection,
+    gtins: &[String],
+) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT gtin FROM products WHERE gtin = ANY($1)")
+        .bind(gtins)
+        .fetch_all(conn)
+        .await
+}
+
+/// Which of these GTIN-14s other organisations hold.
+pub async fn gtins_held_by_others(
+    conn: &mut PgConnection,
+    gtins: &[String],
+) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT platform.tenant_gtins_held_by_others($1)")
+        .bind(gtins)
+        .fetch_all(conn)
+        .await
+}

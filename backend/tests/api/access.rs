@@ -142,6 +142,8 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
                 Some(json!({"product_id": "00000000-0000-0000-0000-000000000000", "quantity": 1})),
             ),
         ),
+        ("importProducts", (Allowed::BrandEditors, None)),
+        ("exportProducts", (Allowed::BrandMembers, None)),
         ("addProductImage", (Allowed::BrandEditors, None)),
         ("getProductImage", (Allowed::BrandMembers, None)),
         ("removeProductImage", (Allowed::BrandEditors, None)),

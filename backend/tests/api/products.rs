@@ -369,3 +369,179 @@ async fn an_injected_release_cannot_touch_another_organisations_gtin() {
             .unwrap();
     assert_eq!(owner, b.tenant.id);
 }
+
+async fn import(c: &Client, dry_run: bool, csv: &str) -> (StatusCode, Value) {
+    let resp = c
+        .http
+        .post(c.url(&format!("/api/products/import?dry_run={dry_run}")))
+        .header("x-csrf-token", c.csrf.clone().unwrap())
+        .header("content-type", "text/csv")
+        .body(csv.to_string())
+        .send()
+        .await
+        .unwrap();
+    let status = resp.status();
+    (status, resp.json().await.unwrap_or(Value::Null))
+}
+
+async fn export(c: &Client) -> String {
+    let resp = c
+        .http
+        .get(c.url("/api/products/export.csv"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert_eq!(resp.headers()["content-type"], "text/csv; charset=utf-8");
+    resp.text().await.unwrap()
+}
+
+#[tokio::test]
+async fn a_csv_import_is_checked_whole_before_anything_is_written() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (g1, g2, g3) = (gtin(), gtin(), gtin());
+    let good = format!(
+        "product_name,skuid,gtin,category,product_description\n\
+         Water,W-1,{g1},Drinks,\"Still, cold\"\n\
+         =HYPERLINK(\"http://evil\"),W-2,{g2},,\n"
+    );
+    let (status, report) = import(&admin, true, &good).await;
+    assert_eq!(status, StatusCode::OK, "{report}");
+    assert_eq!(
+        report,
+        json!({"dry_run": true, "rows": 2, "created": 0, "errors": []})
+    );
+    assert_eq!(
+        stored_products(&app, &brand).await,
+        0,
+        "a dry run writes nothing"
+    );
+
+    // One bad row (row 3: a wrong check digit), and row 4 repeats row 2's
+    // skuid: the dry run names both; applying writes nothing (422).
+    let bad_gtin = format!("{}{}", &g3[..12], (g3.as_bytes()[12] - b'0' + 1) % 10);
+    let bad = format!("{good}Juice,J-1,{bad_gtin},,\nCola,w-1,{g3},,\n");
+    let (status, report) = import(&admin, true, &bad).await;
+    assert_eq!(status, StatusCode::OK);
+    let errors: Vec<_> = report["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["row"].as_u64().unwrap(),
+                e["column"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        errors,
+        [(4, "gtin".to_string()), (5, "skuid".to_string())],
+        "{report}"
+    );
+    let (status, report) = import(&admin, false, &bad).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{report}");
+    assert_eq!(report["code"], "invalid_rows");
+    assert_eq!(report["errors"].as_array().unwrap().len(), 2);
+    assert_eq!(stored_products(&app, &brand).await, 0);
+
+    // The good file applies whole; markup and formulas are stored as text.
+    let (status, report) = import(&admin, false, &good).await;
+    assert_eq!(status, StatusCode::OK, "{report}");
+    assert_eq!(report["created"], 2);
+    let listed = list(&admin).await;
+    assert_eq!(listed["added_products"], 2);
+    // Importing it again: every row collides with what is stored.
+    let (status, report) = import(&admin, false, &good).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(report["errors"].as_array().unwrap().len(), 4, "{report}");
+
+    // The export: the import's columns, formulas defused with a quote.
+    let csv = export(&admin).await;
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("product_name,skuid,gtin,category,product_description")
+    );
+    assert!(
+        csv.contains(&format!("Water,W-1,0{g1},Drinks,\"Still, cold\"")),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("\"'=HYPERLINK(\"\"http://evil\"\")\",W-2"),
+        "{csv}"
+    );
+
+    // A GTIN another organisation holds, and the product limit.
+    let other = app.brand().await;
+    let other_admin = app.login(&other.admin).await;
+    let g4 = gtin();
+    let (status, _) = create(&other_admin, "THEIRS", &g4).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (_, report) = import(
+        &admin,
+        true,
+        &format!("product_name,skuid,gtin\nMine,M-1,{g4}\n"),
+    )
+    .await;
+    assert_eq!(report["errors"][0]["column"], "gtin");
+    let reason = report["errors"][0]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("another organisation") && !reason.contains(&other.client_id),
+        "{reason}"
+    );
+    set_product_limit(&app, &brand, 3).await;
+    let (_, report) = import(
+        &admin,
+        true,
+        &format!(
+            "product_name,skuid,gtin\nA,A-1,{}\nB,B-1,{}\n",
+            gtin(),
+            gtin()
+        ),
+    )
+    .await;
+    assert_eq!(report["errors"][0]["row"], 0, "{report}");
+    assert!(
+        report["errors"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("only 1 more")
+    );
+
+    // Files that are not CSV of products.
+    for (body, expected) in [
+        ("name,sku\nA,B\n", StatusCode::BAD_REQUEST),
+        ("product_name,skuid,gtin\n", StatusCode::BAD_REQUEST),
+        ("", StatusCode::BAD_REQUEST),
+    ] {
+        let (status, answer) = import(&admin, true, body).await;
+        assert_eq!(status, expected, "{body:?}: {answer}");
+    }
+    let (status, _) = admin
+        .post(
+            "/api/products/import?dry_run=true",
+            json!({"product_name": "x"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert_eq!(stored_products(&app, &brand).await, 2);
+}
+
+#[tokio::test]
+async fn the_export_shows_only_the_organisations_own_products() {
+    let app = TestApp::spawn().await;
+    assert_isolated(
+        &app,
+        async |a| {
+            let skuid = unique("EXP");
+            let (status, _) = create(a, &skuid, &gtin()).await;
+            assert_eq!(status, StatusCode::CREATED);
+            skuid
+        },
+        async |c, _| vec![(StatusCode::OK, Value::String(export(c).await))],
+    )
+    .await;
+}

@@ -1,8 +1,11 @@
 //! The products operations: `products.rs` (the spec's list call and the REST
-//! operations under `/api/products`) and `images.rs` (a product's images).
+//! operations under `/api/products`), `images.rs` (a product's images) and
+//! `transfer.rs` (CSV import and export).
 
 mod images;
 mod products;
+mod transfer;
 
 pub use images::ProductImagesApi;
 pub use products::{ProductList, ProductsApi};
+pub use transfer::ProductTransferApi;

@@ -388,6 +388,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/products/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import products from CSV. With `dry_run=true` nothing is written and
+         *     the report lists every problem; otherwise the file is applied whole,
+         *     or (422) not at all.
+         */
+        post: operations["importProducts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's active products as CSV, with the import's
+         *     columns (a value a spreadsheet would run as a formula starts with
+         *     `'`, which the import takes off).
+         */
+        get: operations["exportProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/code-jobs": {
         parameters: {
             query?: never;
@@ -585,6 +627,41 @@ export interface components {
             name: string;
             email: string;
             password: string;
+        };
+        /**
+         * ImportRefused
+         * @description An import refused for its rows: the error envelope with every problem.
+         */
+        ImportRefused: {
+            error: string;
+            /** @description `invalid_rows`. */
+            code: string;
+            /**
+             * Format: uint64
+             * @description Products in the file.
+             */
+            rows: number;
+            errors: components["schemas"]["RowError"][];
+        };
+        /**
+         * ImportReport
+         * @description What an import found (and did).
+         */
+        ImportReport: {
+            /** @description True when nothing was to be written. */
+            dry_run: boolean;
+            /**
+             * Format: uint64
+             * @description Products in the file.
+             */
+            rows: number;
+            /**
+             * Format: uint64
+             * @description Products created (0 on a dry run or when any row is invalid).
+             */
+            created: number;
+            /** @description Every problem found, by row and column; empty when the file is valid. */
+            errors: components["schemas"]["RowError"][];
         };
         /**
          * @description The state of a code job.
@@ -802,6 +879,20 @@ export interface components {
         };
         /** @enum {string} */
         Role: "admin" | "manager" | "worker" | "employee" | "platform_admin";
+        /**
+         * RowError
+         * @description What is wrong with one cell (or one row, or with `row` 0, the file).
+         */
+        RowError: {
+            /**
+             * Format: uint64
+             * @description The spreadsheet row (the header is 1); 0 for the file as a whole.
+             */
+            row: number;
+            /** @description The column, or "" for the whole row or file. */
+            column: string;
+            reason: string;
+        };
         /** SessionResponse */
         SessionResponse: {
             user: components["schemas"]["SessionUser"];
@@ -2629,6 +2720,149 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    importProducts: {
+        parameters: {
+            query: {
+                /** @description True: only check the file. */
+                dry_run: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A CSV file's bytes. */
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description A dry run's report, or the products were created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ImportReport"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Some rows are invalid: nothing was created. `errors` says which and
+             *     why.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ImportRefused"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportProducts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisation's active products, with the import's columns. */
+            200: {
+                headers: {
+                    "CONTENT-DISPOSITION": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
