@@ -106,3 +106,39 @@ export async function seriousViolations(page: Page) {
       nodes: v.nodes.map((n) => n.target.join(' ')),
     }));
 }
+
+/** The GS1 check digit (the same rule as src/features/products/gtin.ts). */
+function checkDigit(digits: string): number {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    sum += Number(digits[digits.length - 1 - i]) * (i % 2 === 0 ? 3 : 1);
+  }
+  return (10 - (sum % 10)) % 10;
+}
+
+/** A GTIN-13 no other run uses: 12 random digits and their check digit. */
+export function uniqueGtin(): string {
+  const digits = Array.from({ length: 12 }, (_, i) =>
+    i === 0 ? 1 + Math.floor(Math.random() * 9) : Math.floor(Math.random() * 10),
+  ).join('');
+  return `${digits}${checkDigit(digits)}`;
+}
+
+/** Adds a product through the API as the signed-in user (test set-up); returns it. */
+export async function createProductViaApi(
+  page: Page,
+  product: { product_name: string; skuid: string; gtin: string },
+): Promise<{ id: string; gtin: string }> {
+  const created = await page.request.post('/api/products', {
+    data: product,
+    headers: { 'x-csrf-token': await csrfToken(page) },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return (await created.json()) as { id: string; gtin: string };
+}
+
+/** Archives a product through the API as the signed-in user (clean-up). */
+export async function archiveViaApi(page: Page, id: string) {
+  const token = await csrfToken(page);
+  await page.request.delete(`/api/products/${id}`, { headers: { 'x-csrf-token': token } });
+}

@@ -1,22 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
-import { csrfToken, demo, seriousViolations, signIn, signOut, unique } from './helpers';
-
-/** The GS1 check digit (the same rule as src/features/products/gtin.ts). */
-function checkDigit(digits: string): number {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i += 1) {
-    sum += Number(digits[digits.length - 1 - i]) * (i % 2 === 0 ? 3 : 1);
-  }
-  return (10 - (sum % 10)) % 10;
-}
-
-/** A GTIN-13 no other run uses: 12 random digits and their check digit. */
-function uniqueGtin(): string {
-  const digits = Array.from({ length: 12 }, (_, i) =>
-    i === 0 ? 1 + Math.floor(Math.random() * 9) : Math.floor(Math.random() * 10),
-  ).join('');
-  return `${digits}${checkDigit(digits)}`;
-}
+import {
+  archiveViaApi,
+  csrfToken,
+  demo,
+  seriousViolations,
+  signIn,
+  signOut,
+  unique,
+  uniqueGtin,
+} from './helpers';
 
 function row(page: Page, text: string) {
   return page.getByRole('row').filter({ hasText: text });
@@ -25,12 +17,6 @@ function row(page: Page, text: string) {
 async function expectNoSeriousViolations(page: Page, what: string) {
   await page.waitForLoadState('networkidle');
   expect({ what, violations: await seriousViolations(page) }).toEqual({ what, violations: [] });
-}
-
-/** Archives a product through the API as the signed-in user (clean-up). */
-async function archiveViaApi(page: Page, id: string) {
-  const token = await csrfToken(page);
-  await page.request.delete(`/api/products/${id}`, { headers: { 'x-csrf-token': token } });
 }
 
 test('admin adds a product, finds it, edits it and archives it', async ({ page }) => {
@@ -75,8 +61,8 @@ test('admin adds a product, finds it, edits it and archives it', async ({ page }
     await expect(details).toContainText(skuid);
     await expect(details).toContainText(`0${gtin}`); // stored as GTIN-14
     await expect(details).toContainText('Made from oats.');
-    await expect(page.getByRole('region', { name: 'Codes and lots' })).toContainText(
-      'not available yet',
+    await expect(page.getByRole('region', { name: 'Codes', exact: true })).toContainText(
+      /codes left in your plan/,
     );
     await expectNoSeriousViolations(page, 'detail');
 

@@ -1,4 +1,4 @@
-import { QrCodeIcon } from '@solar-icons/react/linear/qr-code';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ApiResultView } from '@/components/ui/api-result-view';
 import { CardSection } from '@/components/ui/card-section';
@@ -71,8 +71,18 @@ function ProductDetails({ product }: { product: Product }) {
   );
 }
 
-/** `/products/{id}`: one product (spec §2). */
-export function ProductDetailPage({ id }: { id: string }) {
+/**
+ * `/products/{id}`: one product (spec §2). `sections` renders what other
+ * features show for the loaded product below its details (the app layer
+ * composes them: features do not import each other).
+ */
+export function ProductDetailPage({
+  id,
+  sections,
+}: {
+  id: string;
+  sections?: (product: Product) => ReactNode;
+}) {
   const role = useAppStore((s) => s.auth.user?.role);
   const { result, reload } = useApiResult(() => fetchProduct(id));
   const product = result?.ok ? result.data : null;
@@ -101,18 +111,7 @@ export function ProductDetailPage({ id }: { id: string }) {
           {(data) => <ProductDetails product={data} />}
         </ApiResultView>
       </CardSection>
-      <CardSection
-        title={
-          <>
-            <QrCodeIcon /> Codes and lots
-          </>
-        }
-      >
-        <p>
-          Code jobs and lots for this product come with the codes module, which is not available
-          yet. Nothing is shown here until then.
-        </p>
-      </CardSection>
+      {product && sections ? sections(product) : null}
     </>
   );
 }
