@@ -43,6 +43,8 @@ have_pgbouncer || pkgs+=(pgbouncer)
 command -v curl >/dev/null 2>&1 || pkgs+=(curl)
 command -v openssl >/dev/null 2>&1 || pkgs+=(openssl)
 command -v flock >/dev/null 2>&1 || pkgs+=(util-linux)
+# The label tests render PDFs to images (pdftoppm) and text (pdftotext).
+command -v pdftoppm >/dev/null 2>&1 || pkgs+=(poppler-utils)
 # scripts/schemathesis.sh makes a virtualenv (Debian splits venv and pip off).
 if ! command -v python3 >/dev/null 2>&1; then
   pkgs+=(python3 python3-venv)

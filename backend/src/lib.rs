@@ -12,7 +12,7 @@
 //! `api.rs` or `api/`: its operations; `store.rs`: its SQL):
 //! `accounts` (organisation users, the user's own profile and preferences),
 //! `audit`, `auth` (sign-in, sessions), `codes` (serialized codes: jobs,
-//! downloads), `organisation`, `products`, `tenants`
+//! downloads), `labels` (templates, previews, print jobs), `organisation`, `products`, `tenants`
 //! (onboarding and platform administration). `docs/adding-a-domain.md` is the
 //! checklist for a new one.
 
@@ -23,6 +23,7 @@ pub mod storage;
 pub mod telemetry;
 
 pub mod jobs;
+pub mod labels;
 
 pub mod accounts;
 pub mod audit;

@@ -11,6 +11,7 @@ use crate::accounts::api::users::UsersApi;
 use crate::auth::api::AuthApi;
 use crate::codes::api::CodesApi;
 use crate::http::health::HealthApi;
+use crate::labels::api::LabelsApi;
 use crate::organisation::api::OrganisationApi;
 use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
 use crate::tenants::api::TenantsApi;
@@ -27,6 +28,7 @@ pub type Apis = (
     ProductImagesApi,
     ProductTransferApi,
     CodesApi,
+    LabelsApi,
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {

@@ -22,4 +22,6 @@ pub enum ApiTags {
     Products,
     /// Serialized codes: code jobs, their progress and downloads.
     Codes,
+    /// Label templates, previews and print jobs.
+    Labels,
 }

@@ -152,6 +152,7 @@ async fn dispatch(
 ) -> anyhow::Result<()> {
     match entry.kind.as_str() {
         CODES => crate::codes::generate::run(&state.db, tenant, entry.job_id, last_try).await,
+        LABELS => crate::labels::print::run(state, tenant, entry.job_id, last_try).await,
         other => {
             tracing::error!(kind = other, "unknown job kind; dropped");
             Ok(())

@@ -47,6 +47,8 @@ enum Allowed {
     BrandEditors,
     /// Every member of a brand.
     BrandMembers,
+    /// Brand admins only (the spec's /printer).
+    BrandAdmins,
 }
 
 fn allowed(rule: Allowed, who: Who) -> bool {
@@ -59,6 +61,7 @@ fn allowed(rule: Allowed, who: Who) -> bool {
         Allowed::PreferenceEditors => tenant_member && who != Who::BrandWorker,
         Allowed::Platform => who == Who::PlatformAdmin,
         Allowed::BrandEditors => matches!(who, Who::BrandAdmin | Who::BrandManager),
+        Allowed::BrandAdmins => who == Who::BrandAdmin,
         Allowed::BrandMembers => {
             matches!(who, Who::BrandAdmin | Who::BrandManager | Who::BrandWorker)
         }
@@ -147,6 +150,42 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
         ("addProductImage", (Allowed::BrandEditors, None)),
         ("getProductImage", (Allowed::BrandMembers, None)),
         ("removeProductImage", (Allowed::BrandEditors, None)),
+        ("listLabelTemplates", (Allowed::BrandMembers, None)),
+        (
+            "createLabelTemplate",
+            (
+                Allowed::BrandMembers,
+                Some(json!({"name": "", "design": {}})),
+            ),
+        ),
+        ("getLabelTemplate", (Allowed::BrandMembers, None)),
+        (
+            "updateLabelTemplate",
+            (
+                Allowed::BrandMembers,
+                Some(json!({"name": "", "design": {}})),
+            ),
+        ),
+        ("deleteLabelTemplate", (Allowed::BrandMembers, None)),
+        (
+            "previewLabel",
+            (Allowed::BrandMembers, Some(json!({"design": {}}))),
+        ),
+        (
+            "createPrintJob",
+            (
+                Allowed::BrandAdmins,
+                Some(
+                    json!({"template_id": "00000000-0000-0000-0000-000000000000",
+                            "code_job_id": "00000000-0000-0000-0000-000000000000",
+                            "format": "pdf"}),
+                ),
+            ),
+        ),
+        ("reprintPrintJob", (Allowed::BrandAdmins, None)),
+        ("listPrintJobs", (Allowed::BrandAdmins, None)),
+        ("getPrintJob", (Allowed::BrandAdmins, None)),
+        ("downloadPrintOutput", (Allowed::BrandAdmins, None)),
         ("listCodeJobs", (Allowed::BrandMembers, None)),
         ("getCodeJob", (Allowed::BrandMembers, None)),
         ("downloadCodesCsv", (Allowed::BrandEditors, None)),

@@ -12,6 +12,7 @@ mod contract;
 mod headers;
 mod input;
 mod isolation;
+mod labels;
 mod limits;
 mod me;
 mod openapi;
