@@ -19,3 +19,4 @@ BENCH_DATABASE_URL="$("$ROOT/scripts/pg.sh" url "$ROOT/.data/pg-bench")"
 export BENCH_DATABASE_URL
 
 cargo bench --manifest-path backend/Cargo.toml --bench platform
+cargo bench --manifest-path backend/Cargo.toml --bench codes

@@ -292,3 +292,25 @@ absolute_dir() {
   esac
   echo "${d%/}"
 }
+
+# pinned_venv DIR REQUIREMENTS CHECK... : a virtualenv at DIR with exactly
+# REQUIREMENTS (every package pinned, installed with --no-deps), made again
+# when that file changes (its hash is kept in DIR) or when CHECK (a command
+# run in it) fails.
+pinned_venv() {
+  local dir="$1" requirements="$2" want have=""
+  shift 2
+  want="$(sha256sum "$requirements" | cut -d' ' -f1)"
+  [ -f "$dir/requirements.sha256" ] && have="$(cat "$dir/requirements.sha256")"
+  if [ "$want" = "$have" ] && "$@" >/dev/null 2>&1; then
+    note "reusing $dir"
+    return 0
+  fi
+  rm -rf "$dir"
+  python3 -m venv "$dir"
+  "$dir/bin/python" -m pip install --quiet --disable-pip-version-check \
+    --no-deps --requirement "$requirements"
+  "$dir/bin/python" -m pip check --disable-pip-version-check
+  echo "$want" >"$dir/requirements.sha256"
+  "$@"
+}

@@ -58,23 +58,8 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# The virtualenv is made again when the requirements change (their hash is
-# kept in it) or when it is broken.
 make_venv() {
-  local want have=""
-  want="$(sha256sum "$TOOLS/requirements.txt" | cut -d' ' -f1)"
-  [ -f "$VENV/requirements.sha256" ] && have="$(cat "$VENV/requirements.sha256")"
-  if [ "$want" = "$have" ] && "$VENV/bin/st" --version >/dev/null 2>&1; then
-    note "schemathesis: reusing $VENV ($("$VENV/bin/st" --version))"
-    return 0
-  fi
-  rm -rf "$VENV"
-  python3 -m venv "$VENV"
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-    --no-deps --requirement "$TOOLS/requirements.txt"
-  "$VENV/bin/python" -m pip check --disable-pip-version-check
-  echo "$want" >"$VENV/requirements.sha256"
-  "$VENV/bin/st" --version
+  pinned_venv "$VENV" "$TOOLS/requirements.txt" "$VENV/bin/st" --version
 }
 
 # run_schemathesis EMAIL : every phase and check, signed in as EMAIL.

@@ -4,7 +4,8 @@
 #   1. scripts/deps.sh --browser
 #   2. test cluster at .data/pg-test (PG_FAST=1), left running for reuse;
 #      TEST_DATABASE_URL=postgres://postgres@127.0.0.1:<port>/postgres is exported
-#   3. cargo fmt --check, cargo clippy -D warnings, cargo test; then the
+#   3. cargo fmt --check, cargo clippy -D warnings, the GS1 parser the tests
+#      use (scripts/gs1-venv.sh: biip in .venv-gs1), cargo test; then the
 #      isolation tests again through PgBouncer in transaction mode
 #      (scripts/pgbouncer.sh, TEST_PGBOUNCER_URL)
 #   4. only if frontend/package.json exists: npm scripts lint, format:check,
@@ -56,6 +57,7 @@ run_step "drop old test databases" drop_old_test_databases
 
 run_step "cargo fmt --check" cargo fmt --manifest-path "$MANIFEST" --all -- --check
 run_step "cargo clippy -D warnings" cargo clippy --manifest-path "$MANIFEST" --all-targets -- -D warnings
+run_step "GS1 parser for the tests (scripts/gs1-venv.sh)" "$ROOT/scripts/gs1-venv.sh"
 run_step "cargo test" cargo test --manifest-path "$MANIFEST"
 
 # The isolation and canary tests again, with the tenant connections going

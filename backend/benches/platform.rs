@@ -11,6 +11,8 @@
 //!
 //! Never run by `make test`; timings do not belong in tests.
 
+mod common;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -27,6 +29,8 @@ use poem::web::{Data, Json};
 use poem::{EndpointExt, Route, Server, get, handler};
 use serde_json::{Value, json};
 use sqlx::PgPool;
+
+use common::{login, machine, median};
 
 const CONCURRENCY: usize = 16;
 const READ_SECONDS: u64 = 5;
@@ -95,57 +99,6 @@ async fn hammer(clients: Vec<reqwest::Client>, url: String, seconds: u64) -> f64
         t.await.unwrap();
     }
     done.load(Ordering::Relaxed) as f64 / started.elapsed().as_secs_f64()
-}
-
-async fn login(base: &str, email: &str) -> reqwest::Client {
-    let c = reqwest::Client::builder()
-        .cookie_store(true)
-        .build()
-        .unwrap();
-    let r = c
-        .post(format!("{base}/api/auth/login"))
-        .json(&json!({"email": email, "password": "brandops-demo"}))
-        .send()
-        .await
-        .unwrap();
-    assert!(r.status().is_success());
-    c
-}
-
-fn machine() -> String {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
-    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-    let mem = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .next()
-                .map(|l| l.split_whitespace().nth(1).unwrap_or("0").to_string())
-        })
-        .and_then(|kb| kb.parse::<u64>().ok())
-        .map_or_else(
-            || "?".into(),
-            |kb| format!("{:.0} GiB", kb as f64 / 1048576.0),
-        );
-    let pg = std::process::Command::new("postgres")
-        .arg("--version")
-        .output()
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default();
-    format!("{cpu}, {cores} cores, {mem} RAM; {pg}")
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    v[v.len() / 2]
 }
 
 /// Onboards `TENANTS_IN_TURN` tenants, then has `CONCURRENCY` workers read
@@ -386,9 +339,8 @@ async fn main() {
             .join(", ")
     };
     let report = format!(
-        "# Benchmarks\n\n\
-         Written by `make bench` (`backend/benches/platform.rs`); numbers are from one run on one \
-         machine, so compare ratios, not absolute rates, across machines.\n\n\
+        "## Platform: tenancy, sessions, sign-in\n\n\
+         `backend/benches/platform.rs`.\n\n\
          - Machine: {machine}\n\
          - Date: {date}\n\
          - Build: release (`cargo bench`), {CONCURRENCY} concurrent HTTP clients on the same machine, \
@@ -421,8 +373,7 @@ async fn main() {
         owner = brandops::db::Budget::OWNER,
     );
     let path = root.join("docs/benchmarks.md");
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(&path, &report).unwrap();
+    common::write_section(&path, "platform", &report);
     println!("{report}");
     owner.close().await;
     let _ = sqlx::query(sqlx::AssertSqlSafe(format!(

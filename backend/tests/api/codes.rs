@@ -80,6 +80,39 @@ async fn stored<
         .unwrap()
 }
 
+/// Runs the codes CSV through an independent GS1 parser (biip, in the venv
+/// `scripts/gs1-venv.sh` makes; `make test` runs it first): every URI must
+/// parse as GS1 Digital Link with exactly its row's GTIN, lot and serial.
+/// Answers how many URIs it checked.
+fn independent_gs1_check(csv: &str) -> usize {
+    use std::io::Write;
+    let root = crate::helpers::repo_root();
+    let python = std::env::var("GS1_PYTHON")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| root.join(".venv-gs1/bin/python"));
+    let mut child = std::process::Command::new(&python)
+        .arg(root.join("tools/gs1/check_digital_link.py"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}; run scripts/gs1-venv.sh (make test does)",
+                python.display()
+            )
+        });
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(csv.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "the GS1 parser refused a URI: {said}");
+    said.trim().parse().unwrap()
+}
+
 async fn set_code_quota(app: &TestApp, t: &TestTenant, quota: i64) {
     sqlx::query("UPDATE platform.tenants SET code_quota = $1 WHERE id = $2")
         .bind(quota)
@@ -163,6 +196,7 @@ async fn a_job_generates_exactly_its_codes_with_random_serials_and_digital_link_
         values.push(Serial::decode(serial).unwrap().0);
     }
     assert_eq!(serials.len(), 1234);
+    assert_eq!(independent_gs1_check(&csv), 1234);
     // Not a counter: consecutive serials are far apart, and the high bits
     // are used (64 random bits: about half of them have the top bit set).
     let close = values
@@ -383,6 +417,11 @@ async fn bad_code_jobs_get_clear_errors_and_change_nothing() {
     let (_, _, csv) = download(&admin, &format!("/api/code-jobs/{id}/codes.csv")).await;
     let csv = String::from_utf8(csv).unwrap();
     assert!(csv.contains("/10/%3Cb%3Ex%3C%2Fb%3E/21/"), "{csv}");
+    assert_eq!(
+        independent_gs1_check(&csv),
+        1,
+        "percent-encoded lots parse back"
+    );
 
     // A lot is reused; the same number with other dates is a conflict.
     let lot = json!({"number": "B7", "expires_on": "2027-01-31"});
