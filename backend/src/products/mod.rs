@@ -21,7 +21,7 @@ use poem_openapi::registry::MetaSchema;
 use uuid::Uuid;
 
 use crate::http::error::ApiError;
-use crate::http::input::{TextRule, plain_text};
+use crate::http::input::{Text, TextRule, plain_text};
 use crate::trimmed_plain_text_pattern;
 
 /// A product as the API shows it: the spec's fields, then ours.
@@ -35,6 +35,8 @@ pub struct Product {
     pub category: String,
     pub image_urls: Vec<String>,
     pub metadata: serde_json::Value,
+    /// Typed attributes, in the order given.
+    pub attributes: Attributes,
     pub product_description: String,
     #[oai(skip_serializing_if_is_none)]
     pub sample_qr_id: Option<String>,
@@ -43,6 +45,217 @@ pub struct Product {
     /// When it was deleted (archived); absent while it is active.
     #[oai(skip_serializing_if_is_none)]
     pub archived_at: Option<DateTime<Utc>>,
+}
+
+/// An attribute's name: 1 to 60 characters once trimmed, plain text.
+pub struct AttributeName;
+
+impl TextRule for AttributeName {
+    fn limits(schema: &mut MetaSchema) {
+        schema.pattern = Some(trimmed_plain_text_pattern!(58).into());
+    }
+}
+
+/// A text attribute's value: up to 500 characters, no control characters.
+pub struct AttributeText;
+
+impl TextRule for AttributeText {
+    fn limits(schema: &mut MetaSchema) {
+        schema.max_length = Some(500);
+        schema.pattern = Some(concat!("^[^", crate::control_class!(), "]*$").into());
+    }
+}
+
+#[derive(Object, Clone, Debug)]
+pub struct TextAttribute {
+    pub name: Text<AttributeName>,
+    pub value: Text<AttributeText>,
+}
+
+#[derive(Object, Clone, Debug)]
+pub struct NumberAttribute {
+    pub name: Text<AttributeName>,
+    pub value: f64,
+}
+
+#[derive(Object, Clone, Debug)]
+pub struct BooleanAttribute {
+    pub name: Text<AttributeName>,
+    pub value: bool,
+}
+
+#[derive(Object, Clone, Debug)]
+pub struct DateAttribute {
+    pub name: Text<AttributeName>,
+    pub value: chrono::NaiveDate,
+}
+
+/// A typed attribute of a product (net weight: number 500; vegan: boolean
+/// true; best before: date), told apart by `type`.
+#[derive(poem_openapi::Union, Clone, Debug)]
+#[oai(discriminator_name = "type", one_of)]
+pub enum Attribute {
+    #[oai(mapping = "text")]
+    Text(TextAttribute),
+    #[oai(mapping = "number")]
+    Number(NumberAttribute),
+    #[oai(mapping = "boolean")]
+    Boolean(BooleanAttribute),
+    #[oai(mapping = "date")]
+    Date(DateAttribute),
+}
+
+/// An attribute as the database keeps it (one element of the JSON array).
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum StoredAttribute {
+    Text {
+        name: String,
+        value: String,
+    },
+    Number {
+        name: String,
+        value: f64,
+    },
+    Boolean {
+        name: String,
+        value: bool,
+    },
+    Date {
+        name: String,
+        value: chrono::NaiveDate,
+    },
+}
+
+/// The most attributes a product may have.
+pub const MAX_ATTRIBUTES: usize = 50;
+
+impl Attribute {
+    fn name(&self) -> &str {
+        match self {
+            Self::Text(a) => a.name.as_str(),
+            Self::Number(a) => a.name.as_str(),
+            Self::Boolean(a) => a.name.as_str(),
+            Self::Date(a) => a.name.as_str(),
+        }
+    }
+
+    fn stored(&self, name: String) -> StoredAttribute {
+        match self {
+            Self::Text(a) => StoredAttribute::Text {
+                name,
+                value: a.value.as_str().to_string(),
+            },
+            Self::Number(a) => StoredAttribute::Number {
+                name,
+                value: a.value,
+            },
+            Self::Boolean(a) => StoredAttribute::Boolean {
+                name,
+                value: a.value,
+            },
+            Self::Date(a) => StoredAttribute::Date {
+                name,
+                value: a.value,
+            },
+        }
+    }
+}
+
+impl From<StoredAttribute> for Attribute {
+    fn from(s: StoredAttribute) -> Self {
+        match s {
+            StoredAttribute::Text { name, value } => Self::Text(TextAttribute {
+                name: Text::new(name),
+                value: Text::new(value),
+            }),
+            StoredAttribute::Number { name, value } => Self::Number(NumberAttribute {
+                name: Text::new(name),
+                value,
+            }),
+            StoredAttribute::Boolean { name, value } => Self::Boolean(BooleanAttribute {
+                name: Text::new(name),
+                value,
+            }),
+            StoredAttribute::Date { name, value } => Self::Date(DateAttribute {
+                name: Text::new(name),
+                value,
+            }),
+        }
+    }
+}
+
+/// A product's attributes: a JSON array in the database, a list in the API.
+#[derive(poem_openapi::NewType, Clone, Debug, Default)]
+#[oai(from_parameter = false, from_multipart = false, to_header = false)]
+pub struct Attributes(pub Vec<Attribute>);
+
+impl Attributes {
+    /// Checks a whole list (names, text values, finite numbers, at most 50,
+    /// names unique whatever the case) and answers it as stored, as JSON.
+    pub fn parse(list: &[Attribute]) -> Result<serde_json::Value, ApiError> {
+        if list.len() > MAX_ATTRIBUTES {
+            return Err(ApiError::invalid_input(
+                "A product has at most 50 attributes.",
+            ));
+        }
+        let mut names: Vec<String> = Vec::new();
+        let mut stored = Vec::new();
+        for attribute in list {
+            let name = attribute.name().trim();
+            if name.is_empty() || name.chars().count() > 60 {
+                return Err(ApiError::invalid_input(
+                    "An attribute's name is required (60 characters at most).",
+                ));
+            }
+            plain_text("An attribute's name", name)?;
+            if names.contains(&name.to_lowercase()) {
+                return Err(ApiError::invalid_input(format!(
+                    "Two attributes are named '{name}'."
+                )));
+            }
+            names.push(name.to_lowercase());
+            match attribute {
+                Attribute::Text(a) => {
+                    let v = a.value.as_str();
+                    if a.value.get().is_none()
+                        || v.chars().count() > 500
+                        || v.chars().any(char::is_control)
+                    {
+                        return Err(ApiError::invalid_input(format!(
+                            "The attribute '{name}' must be text of at most 500 characters, without control characters."
+                        )));
+                    }
+                }
+                Attribute::Number(a) if !a.value.is_finite() => {
+                    return Err(ApiError::invalid_input(format!(
+                        "The attribute '{name}' must be a number."
+                    )));
+                }
+                _ => {}
+            }
+            stored.push(attribute.stored(name.to_string()));
+        }
+        serde_json::to_value(stored).map_err(ApiError::internal)
+    }
+}
+
+impl sqlx::Type<sqlx::Postgres> for Attributes {
+    fn type_info() -> sqlx::postgres::PgTypeInfo {
+        <serde_json::Value as sqlx::Type<sqlx::Postgres>>::type_info()
+    }
+    fn compatible(ty: &sqlx::postgres::PgTypeInfo) -> bool {
+        <serde_json::Value as sqlx::Type<sqlx::Postgres>>::compatible(ty)
+    }
+}
+
+impl<'r> sqlx::Decode<'r, sqlx::Postgres> for Attributes {
+    fn decode(value: sqlx::postgres::PgValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+        let sqlx::types::Json(list) = <sqlx::types::Json<Vec<StoredAttribute>> as sqlx::Decode<
+            sqlx::Postgres,
+        >>::decode(value)?;
+        Ok(Self(list.into_iter().map(Attribute::from).collect()))
+    }
 }
 
 /// A GTIN: 8, 12, 13 or 14 digits whose last is the GS1 check digit; kept as

@@ -14,6 +14,8 @@ pub struct ProductFields<'a> {
     pub gtin: Option<&'a str>,
     pub category: Option<&'a str>,
     pub product_description: Option<&'a str>,
+    /// The whole list, as JSON (from [`super::Attributes::to_json`]).
+    pub attributes: Option<serde_json::Value>,
 }
 
 /// The organisation's product limit; its tenant row stays locked until the
@@ -64,9 +66,9 @@ pub async fn insert(
     by: Uuid,
 ) -> Result<Product, sqlx::Error> {
     sqlx::query_as(
-        "INSERT INTO products (id, product_name, skuid, gtin, category, product_description, created_by)
-         VALUES ($1, $2, $3, $4, coalesce($5, ''), coalesce($6, ''), $7)
-         RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, product_description,
+        "INSERT INTO products (id, product_name, skuid, gtin, category, product_description, created_by, attributes)
+         VALUES ($1, $2, $3, $4, coalesce($5, ''), coalesce($6, ''), $7, coalesce($8, '[]'::jsonb))
+         RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
                 sample_qr_id, created_at, updated_at, archived_at",
     )
     .bind(Uuid::new_v4())
@@ -76,6 +78,7 @@ pub async fn insert(
     .bind(fields.category)
     .bind(fields.product_description)
     .bind(by)
+    .bind(&fields.attributes)
     .fetch_one(conn)
     .await
 }
@@ -83,7 +86,7 @@ pub async fn insert(
 /// Active products, newest first.
 pub async fn list_active(conn: &mut PgConnection) -> Result<Vec<Product>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, product_name, skuid, gtin, category, image_urls, metadata, product_description,
+        "SELECT id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
                 sample_qr_id, created_at, updated_at, archived_at FROM products WHERE archived_at IS NULL ORDER BY created_at DESC, id",
     )
     .fetch_all(conn)
@@ -93,7 +96,7 @@ pub async fn list_active(conn: &mut PgConnection) -> Result<Vec<Product>, sqlx::
 /// The product `id`, archived or not.
 pub async fn find(conn: &mut PgConnection, id: Uuid) -> Result<Option<Product>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, product_name, skuid, gtin, category, image_urls, metadata, product_description,
+        "SELECT id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
                 sample_qr_id, created_at, updated_at, archived_at FROM products WHERE id = $1",
     )
     .bind(id)
@@ -107,7 +110,7 @@ pub async fn lock_active(
     id: Uuid,
 ) -> Result<Option<Product>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, product_name, skuid, gtin, category, image_urls, metadata, product_description,
+        "SELECT id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
                 sample_qr_id, created_at, updated_at, archived_at FROM products WHERE id = $1 AND archived_at IS NULL FOR UPDATE",
     )
     .bind(id)
@@ -128,8 +131,9 @@ pub async fn update(
              gtin = coalesce($4, gtin),
              category = coalesce($5, category),
              product_description = coalesce($6, product_description),
+             attributes = coalesce($7, attributes),
              updated_at = now()
-         WHERE id = $1 RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, product_description,
+         WHERE id = $1 RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
                 sample_qr_id, created_at, updated_at, archived_at",
     )
     .bind(id)
@@ -138,6 +142,7 @@ pub async fn update(
     .bind(fields.gtin)
     .bind(fields.category)
     .bind(fields.product_description)
+    .bind(&fields.attributes)
     .fetch_one(conn)
     .await
 }
@@ -146,7 +151,7 @@ pub async fn update(
 pub async fn archive(conn: &mut PgConnection, id: Uuid) -> Result<Option<Product>, sqlx::Error> {
     sqlx::query_as(
         "UPDATE products SET archived_at = now(), updated_at = now()
-         WHERE id = $1 AND archived_at IS NULL RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, product_description,
+         WHERE id = $1 AND archived_at IS NULL RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
                 sample_qr_id, created_at, updated_at, archived_at",
     )
     .bind(id)
@@ -162,7 +167,7 @@ pub async fn add_image(
 ) -> Result<Product, sqlx::Error> {
     sqlx::query_as(
         "UPDATE products SET image_urls = array_append(image_urls, $2), updated_at = now()
-         WHERE id = $1 RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, product_description,
+         WHERE id = $1 RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
                 sample_qr_id, created_at, updated_at, archived_at",
     )
     .bind(id)
@@ -179,7 +184,7 @@ pub async fn remove_image(
 ) -> Result<Product, sqlx::Error> {
     sqlx::query_as(
         "UPDATE products SET image_urls = array_remove(image_urls, $2), updated_at = now()
-         WHERE id = $1 RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, product_description,
+         WHERE id = $1 RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
                 sample_qr_id, created_at, updated_at, archived_at",
     )
     .bind(id)

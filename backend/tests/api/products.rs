@@ -545,3 +545,63 @@ async fn the_export_shows_only_the_organisations_own_products() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn products_have_typed_attributes() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let attributes = json!([
+        {"type": "number", "name": "Net weight (g)", "value": 500.0},
+        {"type": "boolean", "name": "Vegan", "value": true},
+        {"type": "date", "name": "Launched", "value": "2026-03-01"},
+        {"type": "text", "name": "Origin", "value": "<script>alert(1)</script>"}
+    ]);
+    let mut body = new_product("ATTR-1", &gtin());
+    body["attributes"] = attributes.clone();
+    let (status, p) = admin.post("/api/products", body).await;
+    assert_eq!(status, StatusCode::CREATED, "{p}");
+    assert_eq!(
+        p["attributes"], attributes,
+        "typed values, markup kept as text"
+    );
+    let id = p["id"].as_str().unwrap();
+    let (_, got) = admin.get(&format!("/api/products/{id}")).await;
+    assert_eq!(got["attributes"], attributes);
+
+    // Replaced whole by an update; left alone when not given.
+    let (status, p) = admin
+        .patch(
+            &format!("/api/products/{id}"),
+            json!({"attributes": [{"type": "number", "name": "Net weight (g)", "value": 0.75}]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(p["attributes"][0]["value"], 0.75);
+    let (_, p) = admin
+        .patch(&format!("/api/products/{id}"), json!({"category": "Food"}))
+        .await;
+    assert_eq!(p["attributes"].as_array().unwrap().len(), 1);
+
+    // Each value must be of its type; names unique; at most 50.
+    let many: Vec<Value> = (0..51)
+        .map(|i| json!({"type": "boolean", "name": format!("a{i}"), "value": true}))
+        .collect();
+    for bad in [
+        json!([{"type": "number", "name": "W", "value": "500"}]),
+        json!([{"type": "boolean", "name": "V", "value": "yes"}]),
+        json!([{"type": "date", "name": "D", "value": "2026-02-30"}]),
+        json!([{"type": "colour", "name": "C", "value": "red"}]),
+        json!([{"type": "text", "name": "", "value": "x"}]),
+        json!([{"type": "text", "name": "A", "value": "x"}, {"type": "number", "name": "a", "value": 1}]),
+        json!([{"type": "text", "name": "T", "value": "x".repeat(501)}]),
+        Value::Array(many),
+    ] {
+        let (status, answer) = admin
+            .patch(&format!("/api/products/{id}"), json!({"attributes": bad}))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad} → {answer}");
+    }
+    let (_, p) = admin.get(&format!("/api/products/{id}")).await;
+    assert_eq!(p["attributes"][0]["value"], 0.75, "nothing changed");
+}

@@ -18,7 +18,9 @@ use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
 use crate::json_response;
 use crate::products::store::{self, ProductFields};
-use crate::products::{Category, Description, Gtin, Product, ProductName, Skuid};
+use crate::products::{
+    Attribute, Attributes, Category, Description, Gtin, Product, ProductName, Skuid,
+};
 
 #[derive(Default)]
 pub struct ProductsApi;
@@ -51,6 +53,8 @@ pub struct NewProduct {
     pub gtin: Text<Gtin>,
     pub category: Optional<Text<Category>>,
     pub product_description: Optional<Text<Description>>,
+    /// Typed attributes (at most 50, names unique whatever the case).
+    pub attributes: Optional<Vec<Attribute>>,
 }
 
 /// The fields to change; those left out keep their values.
@@ -61,6 +65,8 @@ pub struct ProductChange {
     pub gtin: Optional<Text<Gtin>>,
     pub category: Optional<Text<Category>>,
     pub product_description: Optional<Text<Description>>,
+    /// The whole new list of attributes (replaces the current one).
+    pub attributes: Optional<Vec<Attribute>>,
 }
 
 json_response!(ProductListOk { 200 => Ok(ProductList) });
@@ -174,6 +180,11 @@ impl ProductsApi {
             .as_ref()
             .map(|d| Description::parse(d.as_str()))
             .transpose()?;
+        let attributes = body
+            .attributes
+            .as_ref()
+            .map(|a| Attributes::parse(a))
+            .transpose()?;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         let limit = store::lock_product_limit(&mut tx).await?;
         if store::count_active(&mut tx).await? >= i64::from(limit) {
@@ -191,6 +202,7 @@ impl ProductsApi {
             gtin: Some(gtin.as_str()),
             category: category.as_ref().map(Category::as_str),
             product_description: description.as_ref().map(Description::as_str),
+            attributes,
         };
         let product = store::insert(&mut tx, &fields, caller.session.account_id)
             .await
@@ -254,6 +266,11 @@ impl ProductsApi {
             .as_ref()
             .map(|v| Description::parse(v.as_str()))
             .transpose()?;
+        let attributes = body
+            .attributes
+            .as_ref()
+            .map(|a| Attributes::parse(a))
+            .transpose()?;
         let id = id.0.or(no_such_product)?;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         let current = store::lock_active(&mut tx, id)
@@ -275,6 +292,7 @@ impl ProductsApi {
             gtin: new_gtin.map(Gtin::as_str),
             category: category.as_ref().map(Category::as_str),
             product_description: description.as_ref().map(Description::as_str),
+            attributes,
         };
         let product = store::update(&mut tx, id, &fields)
             .await

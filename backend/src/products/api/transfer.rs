@@ -223,6 +223,7 @@ impl ProductTransferApi {
                 gtin: Some(r.gtin.as_str()),
                 category: r.category.as_ref().map(Category::as_str),
                 product_description: r.description.as_ref().map(Description::as_str),
+                attributes: None,
             };
             store::insert(&mut tx, &fields, caller.session.account_id).await?;
         }

@@ -683,6 +683,84 @@ export interface components {
              */
             role?: string;
         };
+        /**
+         * @description A typed attribute of a product (net weight: number 500; vegan: boolean
+         *     true; best before: date), told apart by `type`.
+         */
+        Attribute: components["schemas"]["Attribute_TextAttribute"] | components["schemas"]["Attribute_NumberAttribute"] | components["schemas"]["Attribute_BooleanAttribute"] | components["schemas"]["Attribute_DateAttribute"];
+        /**
+         * @description A typed attribute of a product (net weight: number 500; vegan: boolean
+         *     true; best before: date), told apart by `type`.
+         */
+        Attribute_BooleanAttribute: {
+            /**
+             * @example boolean
+             * @enum {string}
+             */
+            type: "boolean";
+        } & components["schemas"]["BooleanAttribute"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "boolean";
+        };
+        /**
+         * @description A typed attribute of a product (net weight: number 500; vegan: boolean
+         *     true; best before: date), told apart by `type`.
+         */
+        Attribute_DateAttribute: {
+            /**
+             * @example date
+             * @enum {string}
+             */
+            type: "date";
+        } & components["schemas"]["DateAttribute"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "date";
+        };
+        /**
+         * @description A typed attribute of a product (net weight: number 500; vegan: boolean
+         *     true; best before: date), told apart by `type`.
+         */
+        Attribute_NumberAttribute: {
+            /**
+             * @example number
+             * @enum {string}
+             */
+            type: "number";
+        } & components["schemas"]["NumberAttribute"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "number";
+        };
+        /**
+         * @description A typed attribute of a product (net weight: number 500; vegan: boolean
+         *     true; best before: date), told apart by `type`.
+         */
+        Attribute_TextAttribute: {
+            /**
+             * @example text
+             * @enum {string}
+             */
+            type: "text";
+        } & components["schemas"]["TextAttribute"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "text";
+        };
+        /** BooleanAttribute */
+        BooleanAttribute: {
+            name: string;
+            value: boolean;
+        };
         /** ChangePassword */
         ChangePassword: {
             /** @description A wrong one is refused with 403 (`wrong_password`). */
@@ -752,6 +830,12 @@ export interface components {
              * @description How many more codes jobs may ask for.
              */
             qr_codes_remaining: number;
+        };
+        /** DateAttribute */
+        DateAttribute: {
+            name: string;
+            /** Format: naive-date */
+            value: string;
         };
         /**
          * Design
@@ -957,6 +1041,8 @@ export interface components {
             gtin: string;
             category?: string;
             product_description?: string;
+            /** @description Typed attributes (at most 50, names unique whatever the case). */
+            attributes?: components["schemas"]["Attribute"][];
         };
         /** NewTenant */
         NewTenant: {
@@ -980,6 +1066,12 @@ export interface components {
             /** @description Module keys to enable; all brand modules when omitted. */
             modules?: ("products" | "codes" | "labels" | "scans" | "dpp" | "journey" | "inventory" | "procurement" | "manufacturing" | "qa" | "logistics" | "sales" | "pricing" | "invoices" | "finance" | "tasks" | "calendar" | "client_tools")[];
             admin: components["schemas"]["FirstAdmin"];
+        };
+        /** NumberAttribute */
+        NumberAttribute: {
+            name: string;
+            /** Format: double */
+            value: number;
         };
         /** OkBody */
         OkBody: {
@@ -1076,6 +1168,11 @@ export interface components {
             category: string;
             image_urls: string[];
             metadata: unknown;
+            /**
+             * A product's attributes: a JSON array in the database, a list in the API.
+             * @description Typed attributes, in the order given.
+             */
+            attributes: components["schemas"]["Attribute"][];
             product_description: string;
             sample_qr_id?: string;
             /** Format: date-time */
@@ -1098,6 +1195,8 @@ export interface components {
             gtin?: string;
             category?: string;
             product_description?: string;
+            /** @description The whole new list of attributes (replaces the current one). */
+            attributes?: components["schemas"]["Attribute"][];
         };
         /**
          * ProductList
@@ -1245,6 +1344,11 @@ export interface components {
             productLimit?: number;
             /** Format: int64 */
             codeQuota?: number;
+        };
+        /** TextAttribute */
+        TextAttribute: {
+            name: string;
+            value: string;
         };
         /** @enum {string} */
         Theme: "light" | "dark" | "system";
