@@ -590,3 +590,62 @@ async fn another_tenant_cannot_see_or_download_a_job() {
     )
     .await;
 }
+
+/// The queue functions act for the calling tenant only: tenant A queuing
+/// B's job id (an injected call) makes a row of A's, which the runner drops
+/// (A has no such job), and B's job is untouched; A's quota lock is A's.
+#[tokio::test]
+async fn injected_queue_calls_cannot_reach_another_tenants_jobs() {
+    let app = TestApp::spawn().await;
+    let (a, b) = (app.brand().await, app.brand().await);
+    let b_admin = app.login(&b.admin).await;
+    let (product_id, _) = product(&b_admin).await;
+    let job = start(&b_admin, json!({"product_id": product_id, "quantity": 3})).await;
+    let b_job = job["id"].as_str().unwrap().to_string();
+    finished(&b_admin, &b_job).await;
+    set_code_quota(&app, &b, 777).await;
+
+    let mut tx = app.state.db.begin_tenant(&a.tenant).await.unwrap();
+    sqlx::query("SELECT platform.tenant_enqueue_job('codes', $1)")
+        .bind(uuid::Uuid::parse_str(&b_job).unwrap())
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    let quota: i64 = sqlx::query_scalar("SELECT platform.tenant_lock_code_quota()")
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap();
+    assert_eq!(quota, 1_000_000, "A's own quota, not B's 777");
+    tx.commit().await.unwrap();
+    let queued: Vec<uuid::Uuid> =
+        sqlx::query_scalar("SELECT tenant_id FROM platform.job_queue WHERE job_id = $1")
+            .bind(uuid::Uuid::parse_str(&b_job).unwrap())
+            .fetch_all(&app.owner)
+            .await
+            .unwrap();
+    assert!(queued.iter().all(|t| *t == a.tenant.id), "{queued:?}");
+    app.state.jobs.wake();
+    // The runner finds no such job in A and drops the row.
+    for _ in 0..100 {
+        let left: i64 = sqlx::query_scalar("SELECT count(*) FROM platform.job_queue")
+            .fetch_one(&app.owner)
+            .await
+            .unwrap();
+        if left == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let left: i64 = sqlx::query_scalar("SELECT count(*) FROM platform.job_queue")
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    assert_eq!(left, 0);
+    let (_, job) = b_admin.get(&format!("/api/code-jobs/{b_job}")).await;
+    assert_eq!(
+        (job["status"].as_str(), job["generated"].as_i64()),
+        (Some("done"), Some(3))
+    );
+    let count: i64 = stored(&app, &b, "SELECT count(*) FROM {schema}.codes").await;
+    assert_eq!(count, 3);
+}
