@@ -13,7 +13,7 @@ use uuid::Uuid;
 use super::{CodeJob, CodeJobRow, JobStatus, LotNumber, MAX_QUANTITY, export, store};
 use crate::error_responses;
 use crate::http::error::ApiError;
-use crate::http::input::{Optional, PathId, Text};
+use crate::http::input::{IsoDate, Optional, PathId, Text};
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -30,8 +30,8 @@ pub struct CodesApi;
 #[derive(Object, Debug)]
 pub struct NewLot {
     pub number: Text<LotNumber>,
-    pub manufactured_on: Optional<NaiveDate>,
-    pub expires_on: Optional<NaiveDate>,
+    pub manufactured_on: Optional<IsoDate>,
+    pub expires_on: Optional<IsoDate>,
 }
 
 #[derive(Object, Debug)]
@@ -147,7 +147,8 @@ impl CodesApi {
             None => None,
             Some(lot) => {
                 let number = LotNumber::parse(lot.number.as_str())?;
-                let (made, expires) = (lot.manufactured_on.0, lot.expires_on.0);
+                let made = lot.manufactured_on.0.map(|d| d.0);
+                let expires = lot.expires_on.0.map(|d| d.0);
                 if let (Some(m), Some(e)) = (made, expires)
                     && e <= m
                 {

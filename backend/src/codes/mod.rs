@@ -29,7 +29,7 @@ use poem_openapi::{Enum, Object};
 use uuid::Uuid;
 
 use crate::http::error::ApiError;
-use crate::http::input::TextRule;
+use crate::http::input::{IsoDate, TextRule};
 
 /// The state of a code job.
 #[derive(Enum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,9 +58,9 @@ impl JobStatus {
 pub struct Lot {
     pub number: String,
     #[oai(skip_serializing_if_is_none)]
-    pub manufactured_on: Option<NaiveDate>,
+    pub manufactured_on: Option<IsoDate>,
     #[oai(skip_serializing_if_is_none)]
-    pub expires_on: Option<NaiveDate>,
+    pub expires_on: Option<IsoDate>,
 }
 
 /// A code job as the API shows it.
@@ -110,8 +110,8 @@ impl CodeJobRow {
     pub fn lot(&self) -> Option<Lot> {
         self.lot_number.as_ref().map(|number| Lot {
             number: number.clone(),
-            manufactured_on: self.manufactured_on,
-            expires_on: self.expires_on,
+            manufactured_on: self.manufactured_on.map(IsoDate),
+            expires_on: self.expires_on.map(IsoDate),
         })
     }
 

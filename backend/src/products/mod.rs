@@ -21,7 +21,7 @@ use poem_openapi::registry::MetaSchema;
 use uuid::Uuid;
 
 use crate::http::error::ApiError;
-use crate::http::input::{Text, TextRule, plain_text};
+use crate::http::input::{IsoDate, Text, TextRule, plain_text};
 use crate::trimmed_plain_text_pattern;
 
 /// A product as the API shows it: the spec's fields, then ours.
@@ -87,7 +87,7 @@ pub struct BooleanAttribute {
 #[derive(Object, Clone, Debug)]
 pub struct DateAttribute {
     pub name: Text<AttributeName>,
-    pub value: chrono::NaiveDate,
+    pub value: IsoDate,
 }
 
 /// A typed attribute of a product (net weight: number 500; vegan: boolean
@@ -156,7 +156,7 @@ impl Attribute {
             },
             Self::Date(a) => StoredAttribute::Date {
                 name,
-                value: a.value,
+                value: a.value.0,
             },
         }
     }
@@ -179,7 +179,7 @@ impl From<StoredAttribute> for Attribute {
             }),
             StoredAttribute::Date { name, value } => Self::Date(DateAttribute {
                 name: Text::new(name),
-                value,
+                value: IsoDate(value),
             }),
         }
     }

@@ -294,9 +294,19 @@ async fn archiving_and_changing_products() {
     let (status, _) = admin.send(Method::DELETE, &path, None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(list(&admin).await["added_products"], 0);
-    let (status, got) = admin.get(&path).await;
-    assert_eq!(status, StatusCode::OK);
-    assert!(got["archived_at"].is_string());
+    // Deleted is gone from the API (its codes and their jobs stay).
+    let (status, _) = admin.get(&path).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let archived_at: Option<chrono::DateTime<chrono::Utc>> =
+        sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "SELECT archived_at FROM {}.products WHERE id = $1",
+            a.schema
+        )))
+        .bind(uuid::Uuid::parse_str(path.rsplit('/').next().unwrap()).unwrap())
+        .fetch_one(&app.owner)
+        .await
+        .unwrap();
+    assert!(archived_at.is_some(), "archived, not deleted");
     for (method, body) in [
         (Method::PATCH, Some(json!({"product_name": "x"}))),
         (Method::DELETE, None),
@@ -330,12 +340,23 @@ async fn another_organisation_can_neither_see_nor_change_a_product() {
                 c.get("/api/product-handler?action=allproducts").await,
                 c.get(&path).await,
                 c.patch(&path, json!({"product_name": "Taken over"})).await,
-                c.send(Method::DELETE, &path, None).await,
                 c.get(&path).await,
             ]
         },
     )
     .await;
+    // Deleting (archiving) is tried apart: the owner's own probe would
+    // archive it, after which it is gone for the owner too.
+    let (a, b) = (app.brand().await, app.brand().await);
+    let (a, b) = (app.login(&a.admin).await, app.login(&b.admin).await);
+    let (_, p) = create(&a, &unique("DEL-"), &gtin()).await;
+    let path = format!("/api/products/{}", p["id"].as_str().unwrap());
+    let (status, answer) = b.send(Method::DELETE, &path, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(!answer.to_string().contains(p["id"].as_str().unwrap()));
+    let (status, still) = a.get(&path).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(still.get("archived_at").is_none());
 }
 
 /// The GTIN registry's functions act for the calling organisation only: an

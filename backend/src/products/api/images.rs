@@ -29,6 +29,7 @@ pub struct ProductImagesApi;
 
 /// One image file.
 #[derive(Multipart, Debug)]
+#[oai(deny_unknown_fields)]
 pub struct ImageUpload {
     /// A PNG, JPEG or WebP image of at most 5 MB.
     pub file: Upload,
@@ -168,6 +169,7 @@ impl ProductImagesApi {
             let mut conn = state.db.read_tenant(&caller.tenant).await?;
             store::find(&mut conn, id)
                 .await?
+                .filter(|p| p.archived_at.is_none())
                 .ok_or_else(no_such_product)?
         };
         if !product.image_urls.contains(&image_url(id, image, kind)) {

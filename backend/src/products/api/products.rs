@@ -211,7 +211,8 @@ impl ProductsApi {
         Ok(ProductCreated::Created(Json(product)))
     }
 
-    /// One product of the organisation (archived ones too).
+    /// One active product of the organisation (a deleted, i.e. archived,
+    /// one is gone: 404; its code jobs stay).
     #[oai(path = "/products/:id", method = "get", operation_id = "getProduct")]
     async fn get(
         &self,
@@ -222,6 +223,7 @@ impl ProductsApi {
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let product = store::find(&mut conn, id.0.or(no_such_product)?)
             .await?
+            .filter(|p| p.archived_at.is_none())
             .ok_or_else(no_such_product)?;
         Ok(ProductOk::Ok(Json(product)))
     }

@@ -834,7 +834,7 @@ export interface components {
         /** DateAttribute */
         DateAttribute: {
             name: string;
-            /** Format: naive-date */
+            /** Format: date */
             value: string;
         };
         /**
@@ -974,9 +974,9 @@ export interface components {
          */
         Lot: {
             number: string;
-            /** Format: naive-date */
+            /** Format: date */
             manufactured_on?: string;
-            /** Format: naive-date */
+            /** Format: date */
             expires_on?: string;
         };
         /** Module */
@@ -1013,9 +1013,9 @@ export interface components {
          */
         NewLot: {
             number: string;
-            /** Format: naive-date */
+            /** Format: date */
             manufactured_on?: string;
-            /** Format: naive-date */
+            /** Format: date */
             expires_on?: string;
         };
         /** NewPrintJob */
