@@ -142,3 +142,56 @@ export async function archiveViaApi(page: Page, id: string) {
   const token = await csrfToken(page);
   await page.request.delete(`/api/products/${id}`, { headers: { 'x-csrf-token': token } });
 }
+
+/** Starts a code job through the API as the signed-in user and waits until it is done; returns its id. */
+export async function generateCodesViaApi(
+  page: Page,
+  body: { product_id: string; quantity: number; lot?: { number: string; expires_on?: string } },
+): Promise<string> {
+  const created = await page.request.post('/api/code-jobs', {
+    data: body,
+    headers: { 'x-csrf-token': await csrfToken(page) },
+  });
+  expect(created.status(), await created.text()).toBe(202);
+  const { id } = (await created.json()) as { id: string };
+  await expect
+    .poll(
+      async () =>
+        ((await (await page.request.get(`/api/code-jobs/${id}`)).json()) as { status: string })
+          .status,
+      { timeout: 60_000 },
+    )
+    .toBe('done');
+  return id;
+}
+
+/** A label design for API set-up: an A4 3 × 8 label (70 × 37 mm) with a QR code and every line. */
+export const A4_3X8_DESIGN = {
+  width_mm: 70,
+  height_mm: 37,
+  symbology: 'qr',
+  sheet: 'a4_3x8',
+  fields: { product_name: true, gtin: true, lot: true, expiry: true, serial: true },
+  font_size_pt: 7,
+  margin_mm: 2,
+} as const;
+
+/** Saves a label template through the API as the signed-in user (test set-up); returns its id. */
+export async function createTemplateViaApi(
+  page: Page,
+  name: string,
+  design: object = A4_3X8_DESIGN,
+): Promise<string> {
+  const created = await page.request.post('/api/label-templates', {
+    data: { name, design },
+    headers: { 'x-csrf-token': await csrfToken(page) },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return ((await created.json()) as { id: string }).id;
+}
+
+/** Removes a label template through the API as the signed-in user (clean-up). */
+export async function deleteTemplateViaApi(page: Page, id: string) {
+  const token = await csrfToken(page);
+  await page.request.delete(`/api/label-templates/${id}`, { headers: { 'x-csrf-token': token } });
+}

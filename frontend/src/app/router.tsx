@@ -41,7 +41,7 @@ export const routes: RouteObject[] = [
               planned(rel(paths.erpInventory.path), 'erp'),
               planned(rel(paths.erpFinance.path), 'invoices'),
               planned(rel(paths.erpDatabase.path), 'database'),
-              planned(rel(paths.printLabels.path), 'labels'),
+              { path: rel(paths.printLabels.path), lazy: () => import('./routes/print-labels') },
               planned(rel(paths.calendar.path), 'calendar'),
               planned(rel(paths.organizer.path), 'organizer'),
               { path: rel(paths.products.path), lazy: () => import('./routes/products') },
@@ -62,7 +62,7 @@ export const routes: RouteObject[] = [
               planned(rel(paths.sales.path), 'sales'),
               planned(rel(paths.pricing.path), 'pricing'),
               planned(rel(paths.financial.path), 'financial'),
-              planned(rel(paths.printer.path), 'printer'),
+              { path: rel(paths.printer.path), lazy: () => import('./routes/printer') },
               {
                 path: rel(paths.adminDashboard.path),
                 lazy: () => import('./routes/admin-dashboard'),

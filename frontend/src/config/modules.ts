@@ -17,10 +17,6 @@ export const plannedModules = {
     title: 'Database playground',
     summary: 'Read-only queries over your organisation’s own data, for admins.',
   },
-  labels: {
-    title: 'Label printing',
-    summary: 'Design labels with serialized QR codes (GS1 Digital Link) and print them.',
-  },
   calendar: { title: 'Calendar', summary: 'Production, delivery and audit dates in one calendar.' },
   organizer: { title: 'Task board', summary: 'A kanban board for your team’s work.' },
   procurement: { title: 'Procurement', summary: 'Suppliers, purchase orders and receipts.' },
@@ -35,7 +31,6 @@ export const plannedModules = {
   sales: { title: 'Sales', summary: 'Customers, orders and order quantities.' },
   pricing: { title: 'Pricing', summary: 'Price lists and discounts.' },
   financial: { title: 'Financial metrics', summary: 'Revenue, costs and margins.' },
-  printer: { title: 'Printing dashboard', summary: 'Print jobs and printer status.' },
   gmeCodeDownload: {
     title: 'Code selector',
     summary: 'Select and download serialized codes for Client A’s batches.',

@@ -157,6 +157,7 @@ describe('products slice', () => {
     category: '',
     image_urls: [],
     metadata: {},
+    attributes: [],
     product_description: '',
     created_at: '2025-01-01T00:00:00Z',
     updated_at: '2025-01-01T00:00:00Z',

@@ -9,10 +9,12 @@ use std::collections::HashSet;
 use poem::web::Data;
 use poem_openapi::param::Query;
 use poem_openapi::payload::{Binary, Json};
+use poem_openapi::registry::MetaSchema;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 
 use crate::error_responses;
 use crate::http::error::ApiError;
+use crate::http::input::{Text, TextRule};
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -22,6 +24,15 @@ use crate::products::{Category, Description};
 
 #[derive(Default)]
 pub struct ProductTransferApi;
+
+/// `dry_run`: exactly `true` or `false`.
+pub struct DryRun;
+
+impl TextRule for DryRun {
+    fn limits(schema: &mut MetaSchema) {
+        schema.enum_items = vec!["true".into(), "false".into()];
+    }
+}
 
 /// What an import found (and did).
 #[derive(Object, Debug)]
@@ -179,10 +190,15 @@ impl ProductTransferApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-        /// True: only check the file.
-        dry_run: Query<bool>,
+        /// `true`: only check the file; `false`: import it.
+        dry_run: Query<Text<DryRun>>,
         body: CsvFile,
     ) -> Result<ImportOk, ImportError> {
+        let dry_run = match dry_run.0.as_str() {
+            "true" => Query(true),
+            "false" => Query(false),
+            _ => return Err(ApiError::invalid_input("dry_run must be true or false.").into()),
+        };
         let CsvFile::Csv(Binary(bytes)) = body;
         let (rows, mut errors) = transfer::read(&bytes)?;
         let total =

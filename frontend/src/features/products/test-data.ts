@@ -9,6 +9,7 @@ export function product(overrides: Partial<Product> & { id: string }): Product {
     category: '',
     image_urls: [],
     metadata: {},
+    attributes: [],
     product_description: '',
     created_at: '2025-01-01T00:00:00Z',
     updated_at: '2025-01-01T00:00:00Z',

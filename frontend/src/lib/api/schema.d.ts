@@ -334,7 +334,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One product of the organisation (archived ones too). */
+        /**
+         * One active product of the organisation (a deleted, i.e. archived,
+         *     one is gone: 404; its code jobs stay).
+         */
         get: operations["getProduct"];
         put?: never;
         post?: never;
@@ -3123,8 +3126,8 @@ export interface operations {
     importProducts: {
         parameters: {
             query: {
-                /** @description True: only check the file. */
-                dry_run: boolean;
+                /** @description `true`: only check the file; `false`: import it. */
+                dry_run: "true" | "false";
             };
             header?: never;
             path?: never;

@@ -1,0 +1,5 @@
+import { LabelTemplatesPage } from '@/features/labels/components/label-templates-page';
+
+export function Component() {
+  return <LabelTemplatesPage />;
+}

@@ -1,0 +1,5 @@
+import { PrinterPage } from '@/features/labels/components/printer-page';
+
+export function Component() {
+  return <PrinterPage />;
+}

@@ -1,0 +1,78 @@
+import { formatNumber } from '@/lib/format';
+import type { PrintFormat, PrintJob, PrintJobStatus } from './api/labels-api';
+
+/** How often the printer page asks for progress while a job is queued or running. */
+export const POLL_MS = 1000;
+/** The longest wait between two attempts after refreshes failed. */
+export const POLL_MAX_MS = 30_000;
+
+/** A job still printing (queued or running): no file yet. */
+export function isActive(job: Pick<PrintJob, 'status'>): boolean {
+  return job.status === 'queued' || job.status === 'running';
+}
+
+/** The wait before the next refresh after `failures` failed ones in a row. */
+export function pollDelay(failures: number): number {
+  return Math.min(POLL_MS * 2 ** failures, POLL_MAX_MS);
+}
+
+/** Newest first (the server's order; kept when a job is added here). */
+export function newestFirst(jobs: readonly PrintJob[]): PrintJob[] {
+  return [...jobs].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+}
+
+export const STATUS_LABELS: Record<PrintJobStatus, string> = {
+  queued: 'Queued',
+  running: 'Printing',
+  done: 'Done',
+  failed: 'Failed',
+};
+
+export const STATUS_BADGES: Record<PrintJobStatus, string> = {
+  queued: 'badge',
+  running: 'badge badge--primary',
+  done: 'badge badge--success',
+  failed: 'badge badge--danger',
+};
+
+export const FORMATS: readonly { value: PrintFormat; label: string; hint: string }[] = [
+  {
+    value: 'pdf',
+    label: 'PDF',
+    hint: 'For office and label printers: on the template’s sheet, or one label per page.',
+  },
+  {
+    value: 'zpl',
+    label: 'ZPL',
+    hint: 'For Zebra thermal printers: one label at a time, whatever the sheet.',
+  },
+];
+
+export const FORMAT_LABELS: Record<PrintFormat, string> = { pdf: 'PDF', zpl: 'ZPL' };
+
+/** `2,500 of 10,000 labels`. */
+export function progressText(job: Pick<PrintJob, 'printed' | 'total'>): string {
+  return `${formatNumber(job.printed)} of ${formatNumber(job.total)} ${job.total === 1 ? 'label' : 'labels'}`;
+}
+
+const KB = 1024;
+const MB = 1024 * KB;
+
+/** A file's size for people: `812 bytes`, `14.2 KB`, `3.1 MB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < KB) return `${formatNumber(bytes)} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  if (bytes < MB) return `${(bytes / KB).toFixed(1)} KB`;
+  return `${(bytes / MB).toFixed(1)} MB`;
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
+
+/** A moment (`created_at`) for people, with its time: jobs of one day differ by it. */
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : dateTimeFormat.format(date);
+}
