@@ -61,16 +61,18 @@ run_step "GS1 parser for the tests (scripts/gs1-venv.sh)" "$ROOT/scripts/gs1-ven
 run_step "cargo test" cargo test --manifest-path "$MANIFEST"
 
 # The isolation and canary tests again, with the tenant connections going
-# through PgBouncer (Debian's package) in transaction mode (ADR 0010).
+# through PgBouncer (Debian's package) in transaction mode (ADR 0010), and the
+# codes and labels tests (COPY in transactions, streamed reads, the job
+# runner) the same way.
 start_pgbouncer() {
   "$ROOT/scripts/pgbouncer.sh" start "$ROOT/.data/pg-test"
 }
 isolation_through_pgbouncer() {
   TEST_PGBOUNCER_URL="$("$ROOT/scripts/pgbouncer.sh" url "$ROOT/.data/pg-test")" \
-    cargo test --manifest-path "$MANIFEST" --test api isolation::
+    cargo test --manifest-path "$MANIFEST" --test api -- isolation:: codes:: labels::
 }
 run_step "pgbouncer for .data/pg-test (transaction mode)" start_pgbouncer
-run_step "isolation tests through PgBouncer" isolation_through_pgbouncer
+run_step "isolation, codes and labels tests through PgBouncer" isolation_through_pgbouncer
 
 if [ ! -f frontend/package.json ]; then
   skip_step "frontend checks and e2e (no frontend/package.json)"
