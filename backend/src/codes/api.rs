@@ -10,7 +10,7 @@ use poem_openapi::payload::{Binary, Json};
 use poem_openapi::{ApiResponse, Object, OpenApi};
 use uuid::Uuid;
 
-use super::{CodeJob, CodeJobRow, JobStatus, LotNumber, MAX_QUANTITY, export, store};
+use super::{CodeJob, CodeJobRow, JobStatus, LotNumber, MAX_QUANTITY, ResolverBase, export, store};
 use crate::error_responses;
 use crate::http::error::ApiError;
 use crate::http::input::{IsoDate, Optional, PathId, Text};
@@ -32,6 +32,23 @@ pub struct NewLot {
     pub number: Text<LotNumber>,
     pub manufactured_on: Optional<IsoDate>,
     pub expires_on: Optional<IsoDate>,
+}
+
+/// Where new codes' URIs point.
+#[derive(Object, Debug)]
+pub struct CodeSettings {
+    /// The resolver base new codes get: the organisation's own, or the
+    /// app's public URL.
+    pub resolver_base: String,
+    /// Whether it is the organisation's own.
+    pub custom: bool,
+}
+
+#[derive(Object, Debug)]
+pub struct CodeSettingsChange {
+    /// The organisation's resolver base (`https://id.example.com`); leave it
+    /// out to use the app's public URL. Codes already generated keep theirs.
+    pub resolver_base: Optional<Text<ResolverBase>>,
 }
 
 #[derive(Object, Debug)]
@@ -67,6 +84,16 @@ error_responses!(CreateCodeJobError with body {
     Conflict = 409,
 });
 json_response!(CodeJobOk { 200 => Ok(CodeJob) });
+json_response!(CodeSettingsOk { 200 => Ok(CodeSettings) });
+error_responses!(CodeSettingsError {
+    Unauthorized = 401,
+    Forbidden = 403,
+});
+error_responses!(CodeSettingsChangeError with body {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+});
 json_response!(CodeJobListOk { 200 => Ok(CodeJobList) });
 error_responses!(CodeJobGetError {
     BadRequest = 400,
@@ -127,8 +154,73 @@ async fn downloadable(
     }
 }
 
+async fn code_settings(
+    state: &SharedState,
+    caller: &TenantSession,
+) -> Result<CodeSettings, ApiError> {
+    let mut conn = state.db.read_tenant(&caller.tenant).await?;
+    Ok(match store::resolver_base(&mut conn).await? {
+        Some(base) => CodeSettings {
+            resolver_base: base,
+            custom: true,
+        },
+        None => CodeSettings {
+            resolver_base: state.settings.public_url().to_string(),
+            custom: false,
+        },
+    })
+}
+
 #[OpenApi(tag = "ApiTags::Codes")]
 impl CodesApi {
+    /// The resolver base new codes' GS1 Digital Link URIs start with.
+    #[oai(
+        path = "/code-settings",
+        method = "get",
+        operation_id = "getCodeSettings"
+    )]
+    async fn settings(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+    ) -> Result<CodeSettingsOk, CodeSettingsError> {
+        Ok(CodeSettingsOk::Ok(Json(
+            code_settings(&state, &caller).await?,
+        )))
+    }
+
+    /// Set the organisation's resolver base (a domain that points at this
+    /// app's resolver), or go back to the app's public URL. Jobs already
+    /// created keep the base they were made with.
+    #[oai(
+        path = "/code-settings",
+        method = "put",
+        operation_id = "updateCodeSettings"
+    )]
+    async fn update_settings(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        body: Json<CodeSettingsChange>,
+    ) -> Result<CodeSettingsOk, CodeSettingsChangeError> {
+        let base = body
+            .resolver_base
+            .as_ref()
+            .map(|b| ResolverBase::parse(b.as_str()))
+            .transpose()?;
+        let mut tx = state.db.begin_tenant(&caller.tenant).await?;
+        store::set_resolver_base(
+            &mut tx,
+            base.as_ref().map(ResolverBase::as_str),
+            caller.session.account_id,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(CodeSettingsOk::Ok(Json(
+            code_settings(&state, &caller).await?,
+        )))
+    }
+
     /// Start a job that generates serialized codes for a product (and lot).
     /// The codes needed are reserved from the plan's code quota at once; a
     /// job that would exceed it is refused.

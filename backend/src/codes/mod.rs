@@ -255,6 +255,60 @@ impl TextRule for LotNumber {
     }
 }
 
+/// A resolver base: `http(s)://host[:port][/path]`, no query, fragment or
+/// trailing slash, at most 200 characters (the codes' URIs start with it).
+#[derive(Clone, Debug)]
+pub struct ResolverBase(String);
+
+pub const RESOLVER_BASE_PATTERN: &str =
+    r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~-]+)*$";
+
+impl ResolverBase {
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        let (scheme, rest) = raw
+            .strip_prefix("https://")
+            .map(|r| ("https", r))
+            .or_else(|| raw.strip_prefix("http://").map(|r| ("http", r)))
+            .unwrap_or(("", raw));
+        let (host_port, path) = rest.split_once('/').map_or((rest, ""), |(h, p)| (h, p));
+        let (host, port) = host_port
+            .split_once(':')
+            .map_or((host_port, None), |(h, p)| (h, Some(p)));
+        let ok = !scheme.is_empty()
+            && raw.len() <= 200
+            && !host.is_empty()
+            && host
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))
+            && port.is_none_or(|p| {
+                (1..=5).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit())
+            })
+            && (path.is_empty() && !rest.ends_with('/')
+                || path.split('/').all(|s| {
+                    !s.is_empty()
+                        && s.bytes().all(|b| {
+                            b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'~' | b'-')
+                        })
+                }));
+        if !ok {
+            return Err(ApiError::invalid_input(
+                "resolver_base must be an http(s) URL such as https://id.example.com or https://example.com/dl, without a query, fragment or trailing slash (200 characters at most).",
+            ));
+        }
+        Ok(Self(raw.to_string()))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TextRule for ResolverBase {
+    fn limits(schema: &mut MetaSchema) {
+        schema.max_length = Some(200);
+        schema.pattern = Some(RESOLVER_BASE_PATTERN.into());
+    }
+}
+
 /// Percent-encodes `value` for a URI path segment: every byte outside RFC
 /// 3986's unreserved set (as GS1 Digital Link asks for AI values).
 pub fn percent_encode(value: &str) -> String {
@@ -365,6 +419,31 @@ mod tests {
             "",
         ] {
             assert_eq!(Serial::decode(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn resolver_bases_are_plain_http_urls() {
+        for ok in [
+            "https://id.example.com",
+            "http://127.0.0.1:8080",
+            "https://example.com/dl/v1",
+        ] {
+            assert!(ResolverBase::parse(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "",
+            "ftp://x.com",
+            "https://",
+            "https://x.com/",
+            "https://x.com?a=1",
+            "https://x.com#f",
+            "https://x.com//a",
+            "https://x.com:123456",
+            "https://exa mple.com",
+            "javascript:alert(1)",
+        ] {
+            assert!(ResolverBase::parse(bad).is_err(), "{bad}");
         }
     }
 

@@ -247,3 +247,17 @@ pub fn job_serials(
         .bind(job_seq)
         .fetch(conn)
 }
+
+/// Sets (or, with None, clears) the organisation's resolver base.
+pub async fn set_resolver_base(
+    conn: &mut PgConnection,
+    base: Option<&str>,
+    by: Uuid,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE org_settings SET resolver_base = $1, updated_at = now(), updated_by = $2")
+        .bind(base)
+        .bind(by)
+        .execute(conn)
+        .await?;
+    Ok(())
+}

@@ -187,6 +187,14 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
         ("getPrintJob", (Allowed::BrandAdmins, None)),
         ("downloadPrintOutput", (Allowed::BrandAdmins, None)),
         ("listCodeJobs", (Allowed::BrandMembers, None)),
+        ("getCodeSettings", (Allowed::BrandEditors, None)),
+        (
+            "updateCodeSettings",
+            (
+                Allowed::BrandAdmins,
+                Some(json!({"resolver_base": "not a url"})),
+            ),
+        ),
         ("getCodeJob", (Allowed::BrandMembers, None)),
         ("downloadCodesCsv", (Allowed::BrandEditors, None)),
         ("downloadCodesZip", (Allowed::BrandEditors, None)),

@@ -284,6 +284,61 @@ async fn a_job_generates_exactly_its_codes_with_random_serials_and_digital_link_
 }
 
 #[tokio::test]
+async fn an_organisation_may_point_its_codes_at_its_own_resolver() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (product_id, gtin14) = product(&admin).await;
+    let before = start(&admin, json!({"product_id": product_id, "quantity": 1})).await;
+    let (_, settings) = admin.get("/api/code-settings").await;
+    assert_eq!(settings["custom"], false);
+    assert_eq!(settings["resolver_base"], app.state.settings.public_url());
+    for bad in [
+        "id.example.com",
+        "https://id.example.com/",
+        "https://x.com?q=1",
+        "javascript:alert(1)",
+    ] {
+        let (status, body) = admin
+            .put("/api/code-settings", json!({"resolver_base": bad}))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {body}");
+    }
+    let (status, settings) = admin
+        .put(
+            "/api/code-settings",
+            json!({"resolver_base": "https://id.example.com/dl"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{settings}");
+    assert_eq!(
+        settings,
+        json!({"resolver_base": "https://id.example.com/dl", "custom": true})
+    );
+    let job = start(&admin, json!({"product_id": product_id, "quantity": 2})).await;
+    let id = job["id"].as_str().unwrap();
+    finished(&admin, id).await;
+    let (_, _, csv) = download(&admin, &format!("/api/code-jobs/{id}/codes.csv")).await;
+    let csv = String::from_utf8(csv).unwrap();
+    assert!(
+        csv.contains(&format!(",https://id.example.com/dl/01/{gtin14}/21/")),
+        "{csv}"
+    );
+    assert_eq!(independent_gs1_check(&csv), 2);
+    // A job made before keeps its base.
+    let (_, old) = admin
+        .get(&format!(
+            "/api/code-jobs/{}",
+            before["id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(old["resolver_base"], app.state.settings.public_url());
+    // Back to the app's URL.
+    let (_, settings) = admin.put("/api/code-settings", json!({})).await;
+    assert_eq!(settings["custom"], false);
+}
+
+#[tokio::test]
 async fn the_code_quota_refuses_a_job_up_front_and_holds_under_parallel_jobs() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
