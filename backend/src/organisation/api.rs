@@ -71,6 +71,7 @@ impl OrganisationApi {
         let mut conn = state.db.read_tenant(tenant).await?;
         let name = store::display_name(&mut conn).await?;
         let products = crate::products::store::count_active(&mut conn).await?;
+        let codes = crate::codes::store::reserved_codes(&mut conn).await?;
         drop(conn);
         Ok(Organisation {
             client_id: tenant.client_id.clone(),
@@ -99,6 +100,12 @@ impl OrganisationApi {
                     label: "Products".into(),
                     used: products,
                     limit: i64::from(facts.product_limit),
+                },
+                Usage {
+                    key: "codes".into(),
+                    label: "Serialized codes".into(),
+                    used: codes,
+                    limit: facts.code_quota,
                 },
             ],
         })

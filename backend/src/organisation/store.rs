@@ -14,6 +14,7 @@ pub struct TenantFacts {
     pub status: String,
     pub user_limit: i32,
     pub product_limit: i32,
+    pub code_quota: i64,
     pub modules: Vec<String>,
     pub user_count: i64,
 }
@@ -23,7 +24,7 @@ pub async fn tenant_facts<'e>(
     tenant_id: Uuid,
 ) -> Result<TenantFacts, sqlx::Error> {
     sqlx::query_as(
-        "SELECT t.status, t.user_limit, t.product_limit, t.modules,
+        "SELECT t.status, t.user_limit, t.product_limit, t.code_quota, t.modules,
                 (SELECT count(*) FROM platform.accounts a WHERE a.tenant_id = t.id) AS user_count
          FROM platform.tenants t WHERE t.id = $1",
     )

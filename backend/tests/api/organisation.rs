@@ -31,6 +31,14 @@ async fn members_read_their_organisation_and_admins_rename_it() {
         ),
         (&json!("products"), &json!(0), &json!(100))
     );
+    assert_eq!(
+        (
+            &org["usage"][2]["key"],
+            &org["usage"][2]["used"],
+            &org["usage"][2]["limit"]
+        ),
+        (&json!("codes"), &json!(0), &json!(1_000_000))
+    );
 
     // The name is trimmed; blank or over-long names are refused and change nothing.
     for bad in ["", "   ", &"n".repeat(201)] {
