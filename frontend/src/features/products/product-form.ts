@@ -1,6 +1,7 @@
 import type { FieldErrors } from '@/hooks/use-form';
 import { gtinProblem } from './gtin';
 import type { NewProduct, Product, ProductChange } from './api/products-api';
+import { sameAttributes, type Attribute } from './product-attributes';
 
 /**
  * The product form's rules, the same as the server's (`backend/src/products`):
@@ -101,7 +102,10 @@ export function validateProductForm(
 }
 
 /** The body of `createProduct` for valid `values`; empty optional fields are left out. */
-export function newProductBody(values: ProductFormValues): NewProduct {
+export function newProductBody(
+  values: ProductFormValues,
+  attributes: readonly Attribute[] = [],
+): NewProduct {
   const category = values.category.trim();
   const description = values.product_description;
   return {
@@ -110,6 +114,7 @@ export function newProductBody(values: ProductFormValues): NewProduct {
     gtin: values.gtin.trim(),
     ...(category ? { category } : {}),
     ...(description.trim() ? { product_description: description } : {}),
+    ...(attributes.length > 0 ? { attributes: [...attributes] } : {}),
   };
 }
 
@@ -118,8 +123,15 @@ function asGtin14(gtin: string): string {
   return gtin.padStart(14, '0');
 }
 
-/** The body of `updateProduct`: only the fields that differ from `original`. */
-export function productChangeBody(original: Product, values: ProductFormValues): ProductChange {
+/**
+ * The body of `updateProduct`: only the fields that differ from `original`;
+ * changed attributes are sent as the whole list (it replaces the stored one).
+ */
+export function productChangeBody(
+  original: Product,
+  values: ProductFormValues,
+  attributes: readonly Attribute[] = original.attributes,
+): ProductChange {
   const change: ProductChange = {};
   const name = values.product_name.trim();
   if (name !== original.product_name) change.product_name = name;
@@ -131,6 +143,7 @@ export function productChangeBody(original: Product, values: ProductFormValues):
   if (category && category !== original.category) change.category = category;
   if (values.product_description !== original.product_description)
     change.product_description = values.product_description;
+  if (!sameAttributes(attributes, original.attributes)) change.attributes = [...attributes];
   return change;
 }
 

@@ -71,3 +71,57 @@ export async function archiveProduct(id: string): Promise<ApiResult<Product>> {
   if (result.ok) useAppStore.getState().productArchived(id);
   return result;
 }
+
+export type ImportReport = ResponseBody<'/api/products/import', 'post', 200>;
+export type ImportRefused = ResponseBody<'/api/products/import', 'post', 422>;
+export type RowError = ImportReport['errors'][number];
+
+/** Adds `file` (already checked: a PNG, JPEG or WebP of at most 5 MB) to a product's images. */
+export function addProductImage(id: string, file: File): Promise<ApiResult<Product>> {
+  return callApi(
+    (api) =>
+      api.POST('/api/products/{id}/images', {
+        params: { path: { id } },
+        // The contract types the binary part as a string; the browser sends the file.
+        body: { file: '' },
+        bodySerializer: () => {
+          const form = new FormData();
+          form.append('file', file);
+          return form;
+        },
+      }),
+    productMessages.imageNotAdded,
+  );
+}
+
+/** Removes one image; `url` is one of the product's `image_urls`. */
+export function removeProductImage(id: string, url: string): Promise<ApiResult<Product>> {
+  const image = decodeURIComponent(url.split('/').pop() ?? '');
+  return callApi(
+    (api) => api.DELETE('/api/products/{id}/images/{image}', { params: { path: { id, image } } }),
+    productMessages.imageNotRemoved,
+  );
+}
+
+/**
+ * Sends a CSV file to the import: a dry run (`apply` false) only checks it.
+ * A refusal for its rows (422) comes back as `refused`, with every problem.
+ */
+export async function importProducts(
+  csv: string,
+  apply: boolean,
+): Promise<{ result: ApiResult<ImportReport>; refused: ImportRefused | null }> {
+  let refused: ImportRefused | null = null;
+  const result = await callApi(async (api) => {
+    const answer = await api.POST('/api/products/import', {
+      params: { query: { dry_run: apply ? 'false' : 'true' } },
+      body: csv,
+      bodySerializer: (body) => body,
+      headers: { 'Content-Type': 'text/csv' },
+    });
+    if (answer.response.status === 422 && answer.error && 'errors' in answer.error)
+      refused = answer.error;
+    return answer;
+  }, productMessages.importFailed);
+  return { result, refused };
+}

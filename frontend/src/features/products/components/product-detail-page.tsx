@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ApiResultView } from '@/components/ui/api-result-view';
 import { CardSection } from '@/components/ui/card-section';
@@ -9,6 +9,8 @@ import { formatDate } from '@/lib/format';
 import { useAppStore } from '@/stores/app-store';
 import { canChangeProducts } from '../access';
 import { fetchProduct, type Product } from '../api/products-api';
+import { attributeText } from '../product-attributes';
+import { ProductImages } from './product-images';
 
 const none = <span className="muted">None</span>;
 
@@ -31,20 +33,6 @@ function ProductDetails({ product }: { product: Product }) {
       <dd>{product.category || none}</dd>
       <dt>Description</dt>
       <dd className="pre-wrap">{product.product_description || none}</dd>
-      <dt>Images</dt>
-      <dd>
-        {product.image_urls.length > 0 ? (
-          <ul className="plain-list">
-            {product.image_urls.map((url) => (
-              <li key={url} className="break-all">
-                {url}
-              </li>
-            ))}
-          </ul>
-        ) : (
-          none
-        )}
-      </dd>
       <dt>Metadata</dt>
       <dd>
         {hasMetadata(product.metadata) ? (
@@ -71,6 +59,20 @@ function ProductDetails({ product }: { product: Product }) {
   );
 }
 
+function ProductAttributes({ product }: { product: Product }) {
+  if (product.attributes.length === 0) return <p className="muted">No attributes.</p>;
+  return (
+    <dl className="dl">
+      {product.attributes.map((attribute) => (
+        <Fragment key={attribute.name}>
+          <dt>{attribute.name}</dt>
+          <dd>{attributeText(attribute)}</dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+}
+
 /**
  * `/products/{id}`: one product (spec §2). `sections` renders what other
  * features show for the loaded product below its details (the app layer
@@ -84,7 +86,7 @@ export function ProductDetailPage({
   sections?: (product: Product) => ReactNode;
 }) {
   const role = useAppStore((s) => s.auth.user?.role);
-  const { result, reload } = useApiResult(() => fetchProduct(id));
+  const { result, reload, update } = useApiResult(() => fetchProduct(id));
   const product = result?.ok ? result.data : null;
   const canEdit = canChangeProducts(role) && product !== null && !product.archived_at;
 
@@ -111,6 +113,14 @@ export function ProductDetailPage({
           {(data) => <ProductDetails product={data} />}
         </ApiResultView>
       </CardSection>
+      {product ? (
+        <>
+          <ProductImages product={product} canEdit={canEdit} onChanged={(p) => update(() => p)} />
+          <CardSection title="Attributes">
+            <ProductAttributes product={product} />
+          </CardSection>
+        </>
+      ) : null}
       {product && sections ? sections(product) : null}
     </>
   );

@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'react-toastify/unstyled';
 import { Route, Routes, useLocation } from 'react-router';
 import type { SessionInfo } from '@/lib/api/types';
@@ -157,5 +157,87 @@ describe('Edit product', () => {
       },
     );
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/unauthorized'));
+  });
+});
+
+describe('Product attributes in the form', () => {
+  it('adds typed attributes and sends them as a typed list', async () => {
+    const { user, calls } = renderAdd({ 'POST /api/products': () => json(201, saved) });
+    await fill(user, { name: 'Oat milk', skuid: 'OAT-1', gtin: '4006381333931' });
+    const add = screen.getByRole('button', { name: 'Add attribute' });
+    await user.click(add);
+    await user.click(add);
+    await user.click(add);
+    const rows = screen.getAllByRole('listitem');
+    const [weight, vegan, best] = rows.map((r) => within(r));
+    await user.type(weight!.getByLabelText('Attribute name'), 'Net weight');
+    await user.selectOptions(weight!.getByLabelText('Type'), 'Number');
+    await user.type(weight!.getByLabelText('Value'), '500');
+    await user.type(vegan!.getByLabelText('Attribute name'), 'Vegan');
+    await user.selectOptions(vegan!.getByLabelText('Type'), 'Yes/No');
+    await user.click(vegan!.getByLabelText('Yes'));
+    await user.type(best!.getByLabelText('Attribute name'), 'Best before');
+    await user.selectOptions(best!.getByLabelText('Type'), 'Date');
+    fireEvent.change(best!.getByLabelText('Value'), { target: { value: '2025-06-30' } });
+    await user.click(screen.getByRole('button', { name: 'Add product' }));
+    expect(await screen.findByText('Product added.')).toBeInTheDocument();
+    expect(posts(calls)[0]!.body).toMatchObject({
+      attributes: [
+        { type: 'number', name: 'Net weight', value: 500 },
+        { type: 'boolean', name: 'Vegan', value: true },
+        { type: 'date', name: 'Best before', value: '2025-06-30' },
+      ],
+    });
+  });
+
+  it('shows the rules at their rows and sends nothing', async () => {
+    const { user, calls } = renderAdd();
+    await fill(user, { name: 'Oat milk', skuid: 'OAT-1', gtin: '4006381333931' });
+    const add = screen.getByRole('button', { name: 'Add attribute' });
+    await user.click(add);
+    await user.click(add);
+    const [first, second] = screen.getAllByRole('listitem').map((r) => within(r));
+    await user.type(first!.getByLabelText('Attribute name'), 'Colour');
+    await user.type(second!.getByLabelText('Attribute name'), 'COLOUR');
+    await user.selectOptions(second!.getByLabelText('Type'), 'Number');
+    await user.click(screen.getByRole('button', { name: 'Add product' }));
+    expect(second!.getByLabelText('Attribute name')).toHaveAccessibleDescription(
+      'Another attribute already has this name.',
+    );
+    expect(second!.getByLabelText('Value')).toHaveAccessibleDescription('Enter a number.');
+    expect(posts(calls)).toHaveLength(0);
+
+    await user.click(second!.getByRole('button', { name: 'Remove attribute 2' }));
+    expect(screen.getAllByRole('listitem')).toHaveLength(1);
+  });
+
+  it('loads the stored list on edit and sends it whole when one changes', async () => {
+    signInAs(adminSession);
+    const stored = {
+      ...saved,
+      attributes: [
+        { type: 'text' as const, name: 'Colour', value: 'Green' },
+        { type: 'boolean' as const, name: 'Vegan', value: true },
+      ],
+    };
+    const { calls } = mockApi({
+      'GET /api/products/p-9': () => json(200, stored),
+      'PATCH /api/products/p-9': () => json(200, stored),
+    });
+    const { user } = renderPage(<EditProductPage id="p-9" />, {
+      route: '/products/Edit_product/p-9',
+    });
+    const [colour, vegan] = (await screen.findAllByRole('listitem')).map((r) => within(r));
+    expect(colour!.getByLabelText('Value')).toHaveValue('Green');
+    expect(vegan!.getByLabelText('Yes')).toBeChecked();
+    await user.click(vegan!.getByLabelText('Yes'));
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Product updated.')).toBeInTheDocument();
+    expect(posts(calls)[0]!.body).toEqual({
+      attributes: [
+        { type: 'text', name: 'Colour', value: 'Green' },
+        { type: 'boolean', name: 'Vegan', value: false },
+      ],
+    });
   });
 });

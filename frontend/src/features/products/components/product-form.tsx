@@ -8,6 +8,14 @@ import type { ApiResult } from '@/lib/api/call-api';
 import { createProduct, updateProduct, type Product } from '../api/products-api';
 import { productMessages } from '../messages';
 import {
+  attributeRows,
+  attributesBody,
+  hasAttributeErrors,
+  validateAttributes,
+  type AttributeErrors,
+  type AttributeRow,
+} from '../product-attributes';
+import {
   emptyProductForm,
   fieldOfServerMessage,
   newProductBody,
@@ -17,6 +25,7 @@ import {
   validateProductForm,
   type ProductFormValues,
 } from '../product-form';
+import { AttributesEditor } from './attributes-editor';
 
 /** The server's refusal of one field, shown there until that field changes. */
 interface ServerFieldError {
@@ -44,6 +53,10 @@ export function ProductForm({
     { clearErrorOnChange: true },
   );
   const [serverField, setServerField] = useState<ServerFieldError | null>(null);
+  const [attributes, setAttributes] = useState<AttributeRow[]>(() =>
+    attributeRows(original?.attributes ?? []),
+  );
+  const [attributeErrors, setAttributeErrors] = useState<AttributeErrors>({ rows: {} });
 
   function fieldProps(name: keyof ProductFormValues) {
     const props = form.field(name);
@@ -55,16 +68,22 @@ export function ProductForm({
   }
 
   const onSubmit = form.onSubmit(
-    (values) => validateProductForm(values, original),
+    (values) => {
+      setAttributeErrors(validateAttributes(attributes));
+      return validateProductForm(values, original);
+    },
     async (values) => {
+      // The attributes' errors are shown at their rows: nothing is sent.
+      if (hasAttributeErrors(validateAttributes(attributes))) return null;
       setServerField(null);
+      const typed = attributesBody(attributes);
       let result: ApiResult<Product>;
       if (original) {
-        const change = productChangeBody(original, values);
+        const change = productChangeBody(original, values, typed);
         if (Object.keys(change).length === 0) return 'Nothing to save: no field has changed.';
         result = await updateProduct(original.id, change);
       } else {
-        result = await createProduct(newProductBody(values));
+        result = await createProduct(newProductBody(values, typed));
       }
       if (result.ok) {
         toast.success(original ? productMessages.updated : productMessages.added);
@@ -132,6 +151,14 @@ export function ProductForm({
         rows={5}
         hint={productFormHints.description}
         {...fieldProps('product_description')}
+      />
+      <AttributesEditor
+        rows={attributes}
+        errors={attributeErrors}
+        onChange={(rows) => {
+          setAttributes(rows);
+          setAttributeErrors({ rows: {} });
+        }}
       />
       <FormActions
         onCancel={onCancel}

@@ -1,7 +1,9 @@
 import { AddCircleIcon } from '@solar-icons/react/linear/add-circle';
 import { BoxIcon } from '@solar-icons/react/linear/box';
 import { ArchiveDownMinimalisticIcon } from '@solar-icons/react/linear/archive-down-minimalistic';
+import { DownloadMinimalisticIcon } from '@solar-icons/react/linear/download-minimalistic';
 import { PenIcon } from '@solar-icons/react/linear/pen';
+import { UploadMinimalisticIcon } from '@solar-icons/react/linear/upload-minimalistic';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
@@ -29,6 +31,10 @@ import {
   type ProductSort,
 } from '../product-list';
 import { Pager } from './pager';
+import { ProductImport } from './product-import';
+
+/** The active products as CSV, in the import's columns (a plain download). */
+const EXPORT_URL = '/api/products/export.csv';
 
 const PRODUCT_COLUMNS: readonly Column<Product>[] = [
   {
@@ -56,6 +62,7 @@ export function ProductsPage() {
   const [page, setPage] = useState(1);
   const [archiving, setArchiving] = useState<Product | null>(null);
   const [archiveBusy, setArchiveBusy] = useState(false);
+  const [importing, setImporting] = useState(false);
 
   useEffect(() => {
     void loadProducts();
@@ -99,8 +106,28 @@ export function ProductsPage() {
       <PageHeader
         title="Products"
         description="Your product catalogue: what you register before you generate codes."
-        actions={addButton}
+        actions={
+          <>
+            <a className="btn btn--secondary" href={EXPORT_URL} download>
+              <DownloadMinimalisticIcon />
+              Export CSV
+            </a>
+            {canChange ? (
+              <Button
+                variant="secondary"
+                aria-expanded={importing}
+                onClick={() => setImporting((open) => !open)}
+              >
+                <UploadMinimalisticIcon />
+                Import CSV
+              </Button>
+            ) : null}
+            {addButton}
+          </>
+        }
       />
+
+      {canChange && importing ? <ProductImport onImported={() => void loadProducts()} /> : null}
 
       {loaded ? (
         <p className="products-usage" role="status">
