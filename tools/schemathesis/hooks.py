@@ -127,6 +127,7 @@ def with_check_digit(value):
 # A valid code quantity above this is lowered to it (see above).
 MOST_CODES = 100
 
+
 def number_in(value, low, high):
     return isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high
 
@@ -170,14 +171,14 @@ def unique_names(attributes):
         if isinstance(a, dict) and isinstance(a.get("name"), str):
             key = a["name"].strip().lower()
             if key in seen:
-                a = {**a, "name": a["name"].strip() + " %d" % i}
+                a = {**a, "name": a["name"].strip()[:55] + " %d" % i}
                 key = a["name"].lower()
             seen.add(key)
         out.append(a)
     return out
 
 
-def mapped(path, body):
+def mapped(body):
     if not isinstance(body, dict):
         return body
     if "gtin" in body:
@@ -206,5 +207,5 @@ def negative(case):
 @schemathesis.hook
 def map_case(context, case):
     if case.body is not NOT_SET and not negative(case):
-        case.body = mapped(case.operation.path, case.body)
+        case.body = mapped(case.body)
     return case
