@@ -35,9 +35,9 @@ describe('app store', () => {
       'reviews',
       'productJourney',
       'traceability',
-      'adminScans',
       'orders',
       'sessions',
+      'adminScans',
       'products',
       'users',
     ]);
@@ -116,12 +116,38 @@ describe('app store', () => {
       error: 'Failed to fetch brand scans',
     });
     s.startLoading('brandscans');
-    s.loadSucceeded('brandscans', { scans: [] });
+    const data = {
+      scan: [{ id: '0A1b2C3d4E5', productId: 'p1', scanCount: 3 }],
+      locations: [],
+      productScans: [{ productId: 'p1', sum: 3 }],
+      totalQrGenerated: [{ productId: 'p1', count: 1000 }],
+      qrCodesRemaining: 4_999_000,
+    };
+    s.loadSucceeded('brandscans', data);
     expect(useAppStore.getState().brandscans).toMatchObject({
       status: 'succeeded',
-      data: { scans: [] },
+      data,
       error: null,
     });
+  });
+
+  it('keeps the admin scans brand filter apart from the list and its lifecycle', () => {
+    const s = useAppStore.getState();
+    s.setActiveBrandId('acme');
+    s.startLoading('adminScans');
+    expect(useAppStore.getState().adminScans).toMatchObject({
+      status: 'loading',
+      activeBrandId: 'acme',
+    });
+    s.loadSucceeded('adminScans', []);
+    expect(useAppStore.getState().adminScans).toEqual({
+      status: 'succeeded',
+      data: [],
+      error: null,
+      activeBrandId: 'acme',
+    });
+    s.setActiveBrandId(null);
+    expect(useAppStore.getState().adminScans.activeBrandId).toBeNull();
   });
 
   it('clears product journey and traceability data when a load starts, not other slices', () => {

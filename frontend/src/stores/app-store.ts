@@ -10,11 +10,21 @@ import {
   type PersistedAuth,
 } from '@/features/auth/store/auth-slice';
 import {
+  adminScansActions,
+  initialAdminScansSlice,
+  type AdminScansActions,
+  type AdminScansSlice,
+} from '@/features/platform-admin/store/admin-scans-slice';
+import {
   initialProductsSlice,
   productsActions,
   type ProductsActions,
   type ProductsSlice,
 } from '@/features/products/store/products-slice';
+import {
+  initialBrandScansSlice,
+  type BrandScansSlice,
+} from '@/features/scans/store/brandscans-slice';
 import {
   initialUsersSlice,
   usersActions,
@@ -22,13 +32,7 @@ import {
   type UsersSlice,
 } from '@/features/users/store/users-slice';
 import { requestFailed, requestSucceeded, startRequest, type RequestState } from '@/lib/slice';
-import {
-  CLEARED_ON_LOAD,
-  initialPlannedSlices,
-  plannedActions,
-  type PlannedActions,
-  type PlannedSlices,
-} from './planned-slices';
+import { CLEARED_ON_LOAD, initialPlannedSlices, type PlannedSlices } from './planned-slices';
 
 /** localStorage key of the persisted state (spec §3). */
 export const PERSIST_KEY = 'root';
@@ -41,7 +45,12 @@ export const PERSIST_RESTORE_TIMEOUT_MS = 5000;
  * this file is the one place that composes them, adds the request lifecycle
  * every data slice shares, and persists auth.
  */
-export type AppData = AuthSlice & PlannedSlices & ProductsSlice & UsersSlice;
+export type AppData = AuthSlice &
+  BrandScansSlice &
+  PlannedSlices &
+  AdminScansSlice &
+  ProductsSlice &
+  UsersSlice;
 
 export type DataSliceName = Exclude<keyof AppData, 'auth'>;
 
@@ -53,7 +62,7 @@ interface RequestActions {
 }
 
 export type AppActions = AuthActions &
-  PlannedActions &
+  AdminScansActions &
   ProductsActions &
   UsersActions &
   RequestActions & {
@@ -66,7 +75,9 @@ export type AppState = AppData & AppActions;
 export function initialData(): AppData {
   return {
     ...initialAuthSlice(),
+    ...initialBrandScansSlice(),
     ...initialPlannedSlices(),
+    ...initialAdminScansSlice(),
     ...initialProductsSlice(),
     ...initialUsersSlice(),
   };
@@ -88,7 +99,7 @@ export const useAppStore = create<AppState>()(
     (set) => ({
       ...initialData(),
       ...authActions(set),
-      ...plannedActions(set),
+      ...adminScansActions(set),
       ...productsActions(set),
       ...usersActions(set),
 

@@ -1,4 +1,4 @@
-import { initialRequestState, type RequestState, type SetSlice } from '@/lib/slice';
+import { initialRequestState, type RequestState } from '@/lib/slice';
 
 /**
  * The slices of modules a later issue builds (spec §3). They hold `unknown`
@@ -7,17 +7,11 @@ import { initialRequestState, type RequestState, type SetSlice } from '@/lib/sli
  * folder and `app-store.ts` composes it from there.
  */
 export interface PlannedSlices {
-  brandscans: RequestState<unknown>;
   reviews: RequestState<unknown>;
   productJourney: RequestState<unknown>;
   traceability: RequestState<unknown>;
-  adminScans: RequestState<unknown> & { activeBrandId: string | null };
   orders: RequestState<unknown>;
   sessions: RequestState<unknown>;
-}
-
-export interface PlannedActions {
-  setActiveBrandId: (brandId: string | null) => void;
 }
 
 /** Slices that show one key's data at a time and clear it when a new load starts. */
@@ -28,19 +22,10 @@ export const CLEARED_ON_LOAD: ReadonlySet<keyof PlannedSlices> = new Set([
 
 export function initialPlannedSlices(): PlannedSlices {
   return {
-    brandscans: initialRequestState<unknown>(null),
     reviews: initialRequestState<unknown>(null),
     productJourney: initialRequestState<unknown>(null),
     traceability: initialRequestState<unknown>(null),
-    adminScans: { ...initialRequestState<unknown>(null), activeBrandId: null },
     orders: initialRequestState<unknown>(null),
     sessions: initialRequestState<unknown>(null),
-  };
-}
-
-export function plannedActions(set: SetSlice<PlannedSlices>): PlannedActions {
-  return {
-    setActiveBrandId: (brandId) =>
-      set((s) => ({ adminScans: { ...s.adminScans, activeBrandId: brandId } })),
   };
 }

@@ -1,0 +1,29 @@
+import type { ApiFailure } from '@/lib/api/call-api';
+
+/** Every text the scan analytics show for an outcome (spec §8), in one place. */
+export const scanMessages = {
+  /** The server's 400 when a platform admin names no company (spec §8: shown as it is). */
+  companyRequired: 'company_id is required',
+  brandScansFailed: 'Failed to fetch brand scans',
+  analyticsFailed: 'The scan analytics could not be loaded.',
+  settingsNotLoaded: 'The suspicious-scan rules could not be loaded.',
+  settingsNotSaved: 'The suspicious-scan rules could not be saved. Please try again.',
+  settingsSaved: 'Suspicious-scan rules saved.',
+} as const;
+
+/**
+ * The message of a failed brand-scans load (spec §8): a 400 saying
+ * 'company_id is required' shows that message; anything else (another
+ * status, no answer) 'Failed to fetch brand scans'.
+ */
+export function brandScansFailureMessage(failure: ApiFailure): string {
+  if (
+    failure.kind === 'status' &&
+    failure.status === 400 &&
+    (failure.body?.error === scanMessages.companyRequired ||
+      failure.body?.code === 'company_id_required')
+  ) {
+    return scanMessages.companyRequired;
+  }
+  return scanMessages.brandScansFailed;
+}
