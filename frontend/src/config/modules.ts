@@ -4,10 +4,6 @@
  * will do; none of them shows data.
  */
 export const plannedModules = {
-  dashboard: {
-    title: 'Scan analytics',
-    summary: 'Scans of your codes over time and by place, reviews, and the QR codes left.',
-  },
   erp: {
     title: 'ERP',
     summary: 'One view of stock, orders and finance across the ERP modules.',

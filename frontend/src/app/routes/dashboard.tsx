@@ -1,5 +1,32 @@
 import { DashboardPage } from '@/features/dashboard/components/dashboard-page';
+import { listTenants } from '@/features/platform-admin/api/tenants-api';
+import { CompanyScans, type LoadCompanies } from '@/features/scans/components/company-scans';
+import { ScanAnalytics } from '@/features/scans/components/scan-analytics';
+import { useAppStore } from '@/stores/app-store';
 
+/** The brands a platform admin may look at (clients have no codes to scan). */
+const loadBrands: LoadCompanies = async () => {
+  const result = await listTenants();
+  if (!result.ok) return result;
+  return {
+    ok: true,
+    data: result.data
+      .filter((tenant) => tenant.kind === 'brand')
+      .map((tenant) => ({ id: tenant.clientId, name: tenant.name })),
+  };
+};
+
+/**
+ * `/`: the organisation's scan analytics for its staff; a platform admin,
+ * who belongs to no brand, chooses the brand whose scans to see.
+ */
 export function Component() {
-  return <DashboardPage />;
+  const role = useAppStore((s) => s.auth.user?.role);
+  return (
+    <DashboardPage
+      analytics={
+        role === 'platform_admin' ? <CompanyScans loadCompanies={loadBrands} /> : <ScanAnalytics />
+      }
+    />
+  );
 }

@@ -1,9 +1,8 @@
-import { ChartSquareIcon } from '@solar-icons/react/linear/chart-square';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { CardSection } from '@/components/ui/card-section';
 import { PageHeader } from '@/components/ui/page-header';
 import { navigation } from '@/config/navigation';
-import { plannedModules } from '@/config/modules';
 import { paths } from '@/config/paths';
 import { useCanOpen } from '@/hooks/use-access';
 import { roleLabel } from '@/lib/format';
@@ -17,11 +16,11 @@ function greeting(now: Date): string {
 }
 
 /**
- * `/`: a start page with shortcuts to what this user may open. The scan
- * analytics that will live here arrive with their module; until then the page
- * says so instead of showing numbers.
+ * `/`: the scan analytics (the scans feature's section, passed in by the
+ * route module, since features do not import each other) and shortcuts to
+ * what this user may open.
  */
-export function DashboardPage() {
+export function DashboardPage({ analytics }: { analytics?: ReactNode }) {
   const user = useAppStore((s) => s.auth.user);
   const canOpen = useCanOpen();
   const shortcuts = navigation
@@ -39,18 +38,7 @@ export function DashboardPage() {
             : undefined
         }
       />
-      <CardSection
-        title={
-          <>
-            <ChartSquareIcon aria-hidden="true" /> {plannedModules.dashboard.title}
-          </>
-        }
-      >
-        <p className="muted">
-          Not available yet: {plannedModules.dashboard.summary} It arrives in a later release;
-          nothing on this page is sample data.
-        </p>
-      </CardSection>
+      {analytics}
       <CardSection title="Go to" className="section">
         <div className="card-grid">
           {shortcuts.map(({ label, href, icon: Icon }) => (

@@ -49,6 +49,7 @@ function setup(handlers: Handlers = {}) {
   signInAs(platformSession);
   const api = mockApi({
     'GET /api/platform/tenants': () => json(200, [acme, globex]),
+    'GET /api/admin/scans': () => json(200, []),
     ...handlers,
   });
   const view = renderPage(<TenantsPage />, { route: '/admin/dashboard' });
@@ -133,7 +134,7 @@ describe('Tenants page: limits', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(within(await rowOf('Acme Consumer Goods')).getByText('1,500')).toBeInTheDocument();
     // No reload: the list was fetched once.
-    expect(calls.filter((c) => c.method === 'GET')).toHaveLength(1);
+    expect(calls.filter((c) => c.url.pathname === '/api/platform/tenants')).toHaveLength(1);
   });
 
   it('sends every limit that changed, and nothing when none did', async () => {

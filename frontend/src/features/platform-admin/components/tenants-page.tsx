@@ -12,6 +12,7 @@ import { Stat } from '@/components/ui/stat';
 import { useApiResult } from '@/hooks/use-api-result';
 import { formatDate, formatNumber } from '@/lib/format';
 import { listTenants, setTenantSuspended, type Tenant } from '../api/tenants-api';
+import { AdminScansSection } from './admin-scans-section';
 import { EditLimitsModal } from './edit-limits-modal';
 import { OnboardTenantModal } from './onboard-tenant-modal';
 
@@ -69,7 +70,10 @@ function TenantStats({ tenants }: { tenants: readonly Tenant[] }) {
   );
 }
 
-/** `/admin/dashboard`: platform admins see every tenant, onboard and suspend them, and set their limits. */
+/**
+ * `/admin/dashboard`: platform admins see every tenant, onboard and suspend
+ * them, and set their limits; below, the latest scans of every brand.
+ */
 export function TenantsPage() {
   const { result: tenants, reload, update } = useApiResult(listTenants);
   const [onboarding, setOnboarding] = useState(false);
@@ -151,6 +155,15 @@ export function TenantsPage() {
           </>
         )}
       </ApiResultView>
+      <AdminScansSection
+        brands={
+          tenants?.ok
+            ? tenants.data
+                .filter((t) => t.kind === 'brand')
+                .map((t) => ({ id: t.clientId, name: t.name }))
+            : []
+        }
+      />
       <OnboardTenantModal
         open={onboarding}
         onClose={() => setOnboarding(false)}

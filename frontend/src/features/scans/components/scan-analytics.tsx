@@ -1,0 +1,265 @@
+import { ChartSquareIcon } from '@solar-icons/react/linear/chart-square';
+import { QrCodeIcon } from '@solar-icons/react/linear/qr-code';
+import { useEffect, useState, type ReactNode } from 'react';
+import { ErrorAlert } from '@/components/ui/alert';
+import { CardSection } from '@/components/ui/card-section';
+import { EmptyState } from '@/components/ui/empty-state';
+import { LoadingBlock } from '@/components/ui/spinner';
+import { Stat } from '@/components/ui/stat';
+import { useApiResult } from '@/hooks/use-api-result';
+import { formatNumber } from '@/lib/format';
+import { useAppStore } from '@/stores/app-store';
+import { canChangeScanRules } from '../access';
+import { loadBrandScans } from '../api/brand-scans-api';
+import { fetchScanAnalytics, fetchScanSettings } from '../api/scan-analytics-api';
+import { totalGenerated } from '../brand-scans';
+import { DEFAULT_RANGE_DAYS, lastDays, longDay, type DateRange } from '../date-range';
+import type { ScanAnalyticsData, ScanTotals } from '../scan-analytics';
+import {
+  FirstVsRepeatChart,
+  ScanMap,
+  ScansOverTimeChart,
+  ScansPerProductChart,
+  WithSkeleton,
+} from './lazy-parts';
+import { RangeForm } from './range-form';
+import { ScanRules } from './scan-rules';
+import {
+  DaysTable,
+  FirstVsRepeatTable,
+  PlacesTable,
+  ProductsTable,
+  TopCodesTable,
+} from './scan-tables';
+import './scan-analytics.css';
+
+/** How many of the most-scanned codes show before "Show all". */
+const TOP_CODES_SHOWN = 10;
+
+/** A chart's figures as a table, folded away under it (the chart's text alternative). */
+export function FiguresTable({ children }: { children: ReactNode }) {
+  return (
+    <details className="chart-table">
+      <summary>Show the figures as a table</summary>
+      {children}
+    </details>
+  );
+}
+
+function TotalsTiles({ totals }: { totals: ScanTotals }) {
+  return (
+    <div className="stats" role="group" aria-label="Totals">
+      <Stat label="Scans">{formatNumber(totals.scans)}</Stat>
+      <Stat
+        label="First scans"
+        footer={<div className="stat__note">{formatNumber(totals.repeatScans)} repeat scans</div>}
+      >
+        {formatNumber(totals.firstScans)}
+      </Stat>
+      <Stat label="Genuine">{formatNumber(totals.genuine)}</Stat>
+      <Stat label="Suspicious">{formatNumber(totals.suspicious)}</Stat>
+      <Stat label="Not recognised">{formatNumber(totals.notRecognised)}</Stat>
+      <Stat label="Bots" footer={<div className="stat__note">Left out of every other figure</div>}>
+        {formatNumber(totals.bots)}
+      </Stat>
+    </div>
+  );
+}
+
+/** What shows while the analytics load: grey blocks, never numbers. */
+function AnalyticsSkeleton() {
+  return (
+    <div aria-busy="true">
+      <span className="visually-hidden" role="status">
+        Loading scan analytics…
+      </span>
+      <div className="stats" aria-hidden="true">
+        {['Scans', 'First scans', 'Genuine', 'Suspicious', 'Not recognised', 'Bots'].map(
+          (label) => (
+            <div className="stat" key={label}>
+              <div className="stat__label">{label}</div>
+              <span className="skeleton skeleton--value" />
+            </div>
+          ),
+        )}
+      </div>
+      <div className="analytics-grid" aria-hidden="true">
+        <div className="card analytics-grid__wide">
+          <span className="skeleton skeleton--chart" />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function MostScannedCodes({ productName }: { productName: (id: string) => string | null }) {
+  const brandscans = useAppStore((s) => s.brandscans);
+  const [showAll, setShowAll] = useState(false);
+  const data = brandscans.data;
+  return (
+    <CardSection
+      title={
+        <>
+          <QrCodeIcon aria-hidden="true" /> Most scanned codes
+        </>
+      }
+    >
+      {brandscans.status === 'failed' ? <ErrorAlert>{brandscans.error}</ErrorAlert> : null}
+      {brandscans.status === 'loading' || (brandscans.status === 'idle' && !data) ? (
+        <LoadingBlock label="Loading the most scanned codes…" />
+      ) : null}
+      {brandscans.status === 'succeeded' && data ? (
+        <>
+          <div className="stats">
+            <Stat label="Codes generated">{formatNumber(totalGenerated(data))}</Stat>
+            <Stat label="QR codes left in your plan">{formatNumber(data.qrCodesRemaining)}</Stat>
+          </div>
+          <TopCodesTable
+            codes={showAll ? data.scan : data.scan.slice(0, TOP_CODES_SHOWN)}
+            productName={productName}
+          />
+          {data.scan.length > TOP_CODES_SHOWN ? (
+            <div className="form-actions form-actions--start">
+              <button
+                type="button"
+                className="btn btn--ghost"
+                aria-expanded={showAll}
+                onClick={() => setShowAll((v) => !v)}
+              >
+                {showAll
+                  ? `Show the top ${TOP_CODES_SHOWN}`
+                  : `Show all ${formatNumber(data.scan.length)}`}
+              </button>
+            </div>
+          ) : null}
+        </>
+      ) : null}
+    </CardSection>
+  );
+}
+
+function Charts({ data }: { data: ScanAnalyticsData }) {
+  const { totals } = data;
+  return (
+    <div className="analytics-grid">
+      <CardSection title="Scans over time">
+        <WithSkeleton>
+          <ScansOverTimeChart days={data.byDay} />
+        </WithSkeleton>
+        <FiguresTable>
+          <DaysTable days={data.byDay} />
+        </FiguresTable>
+      </CardSection>
+      <CardSection title="First and repeat scans">
+        <WithSkeleton>
+          <FirstVsRepeatChart first={totals.firstScans} repeat={totals.repeatScans} />
+        </WithSkeleton>
+        <FiguresTable>
+          <FirstVsRepeatTable first={totals.firstScans} repeat={totals.repeatScans} />
+        </FiguresTable>
+      </CardSection>
+      <div className="analytics-grid__wide">
+        <CardSection title="Scans per product">
+          <WithSkeleton>
+            <ScansPerProductChart products={data.byProduct} />
+          </WithSkeleton>
+          <FiguresTable>
+            <ProductsTable products={data.byProduct} />
+          </FiguresTable>
+        </CardSection>
+      </div>
+      <div className="analytics-grid__wide">
+        <CardSection title="Where codes were scanned">
+          <WithSkeleton>
+            <ScanMap places={data.byPlace} />
+          </WithSkeleton>
+          <PlacesTable places={data.byPlace} />
+        </CardSection>
+      </div>
+    </div>
+  );
+}
+
+/** The analytics of one range (remounted for each range, so a new range starts from loading). */
+function RangeAnalytics({ range }: { range: DateRange }) {
+  const { result, reload } = useApiResult(() => fetchScanAnalytics(range));
+  if (result === null) return <AnalyticsSkeleton />;
+  if (!result.ok) return <ErrorAlert onRetry={reload}>{result.message}</ErrorAlert>;
+  const data = result.data;
+  const names = new Map(data.byProduct.map((p) => [p.productId, p.productName]));
+  return (
+    <>
+      <TotalsTiles totals={data.totals} />
+      {data.totals.scans === 0 ? (
+        <EmptyState icon={<ChartSquareIcon />}>
+          No scans yet between {longDay(data.range.from)} and {longDay(data.range.to)}. Scans appear
+          here when consumers open your codes’ links.
+        </EmptyState>
+      ) : (
+        <Charts data={data} />
+      )}
+      <div className="section">
+        <MostScannedCodes productName={(id) => names.get(id) || null} />
+      </div>
+    </>
+  );
+}
+
+/**
+ * The dashboard's scan analytics for the organisation's staff: totals, scans
+ * over time, per product, first against repeat, a world map and a table of
+ * places, the most-scanned codes, and the suspicious-scan rules.
+ */
+export function ScanAnalytics() {
+  const role = useAppStore((s) => s.auth.user?.role);
+  const [range, setRange] = useState<DateRange>(() => lastDays(DEFAULT_RANGE_DAYS));
+  const settings = useApiResult(fetchScanSettings);
+
+  useEffect(() => {
+    void loadBrandScans(range);
+  }, [range]);
+
+  // Scans are a brand's: the server refuses them to a client organisation's staff.
+  const answer = settings.result;
+  if (answer && !answer.ok && answer.kind === 'status' && answer.status === 403) {
+    return (
+      <CardSection
+        className="section"
+        title={
+          <>
+            <ChartSquareIcon aria-hidden="true" /> Scan analytics
+          </>
+        }
+      >
+        <p className="muted">
+          Scan analytics are kept for brands, for the codes they print. Your organisation has no
+          scans to show.
+        </p>
+      </CardSection>
+    );
+  }
+
+  return (
+    <>
+      <CardSection
+        className="section"
+        title={
+          <>
+            <ChartSquareIcon aria-hidden="true" /> Scan analytics
+          </>
+        }
+      >
+        <RangeForm range={range} onChange={setRange} />
+        <RangeAnalytics key={`${range.from}/${range.to}`} range={range} />
+      </CardSection>
+      <div className="section">
+        <ScanRules
+          canChange={canChangeScanRules(role)}
+          result={settings.result}
+          reload={settings.reload}
+          onSaved={(saved) => settings.update(() => saved)}
+        />
+      </div>
+    </>
+  );
+}
