@@ -62,6 +62,13 @@ pub struct Settings {
     /// Concurrent argon2 computations; each takes ~19 MiB and one core.
     pub password_hash_concurrency: usize,
     pub log_json: bool,
+    /// An offline IP database in MMDB format (GeoIP2/GeoLite2 City layout)
+    /// that places scans (`GEOIP_MMDB`); none: scans have no place from
+    /// their address.
+    pub geoip_mmdb: Option<PathBuf>,
+    /// Links one address may open on the public resolver per minute
+    /// (`SCAN_RATE_PER_MINUTE`); a genuine code's first scan is never refused.
+    pub scan_rate_per_minute: u32,
 }
 
 fn env(name: &str) -> Option<String> {
@@ -127,6 +134,8 @@ impl Settings {
             trust_proxy: env_parse("TRUST_PROXY", false)?,
             password_hash_concurrency: env_parse("PASSWORD_HASH_CONCURRENCY", cpus.max(1))?,
             log_json: env("LOG_FORMAT").is_none_or(|f| f != "pretty"),
+            geoip_mmdb: env("GEOIP_MMDB").map(PathBuf::from),
+            scan_rate_per_minute: env_parse("SCAN_RATE_PER_MINUTE", 60)?,
         })
     }
 
@@ -151,6 +160,8 @@ impl Settings {
             trust_proxy: true,
             password_hash_concurrency: 2,
             log_json: false,
+            geoip_mmdb: None,
+            scan_rate_per_minute: 60,
         }
     }
 

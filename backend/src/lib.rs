@@ -12,7 +12,8 @@
 //! `api.rs` or `api/`: its operations; `store.rs`: its SQL):
 //! `accounts` (organisation users, the user's own profile and preferences),
 //! `audit`, `auth` (sign-in, sessions), `codes` (serialized codes: jobs,
-//! downloads), `labels` (templates, previews, print jobs), `organisation`, `products`, `tenants`
+//! downloads), `labels` (templates, previews, print jobs), `organisation`, `products`, `scans` (the public resolver, scan
+//! records and analytics), `tenants`
 //! (onboarding and platform administration). `docs/adding-a-domain.md` is the
 //! checklist for a new one.
 
@@ -31,4 +32,5 @@ pub mod auth;
 pub mod codes;
 pub mod organisation;
 pub mod products;
+pub mod scans;
 pub mod tenants;

@@ -14,6 +14,7 @@ use crate::http::health::HealthApi;
 use crate::labels::api::LabelsApi;
 use crate::organisation::api::OrganisationApi;
 use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
+use crate::scans::api::ScansApi;
 use crate::tenants::api::TenantsApi;
 
 /// Every API of the service, in the order the contract lists them.
@@ -29,6 +30,7 @@ pub type Apis = (
     ProductTransferApi,
     CodesApi,
     LabelsApi,
+    ScansApi,
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {

@@ -69,7 +69,7 @@ fn is_unsafe(method: &Method) -> bool {
 /// The client's address. Behind our own proxy (`TRUST_PROXY`) it is the
 /// right-most `X-Forwarded-For` entry: the one our proxy appended. Entries to
 /// its left came from the client and can say anything.
-fn client_ip(req: &Request, trust_proxy: bool) -> Option<String> {
+pub(crate) fn client_ip(req: &Request, trust_proxy: bool) -> Option<String> {
     if trust_proxy
         && let Some(forwarded) = req.header("x-forwarded-for")
         && let Some(last) = forwarded.rsplit(',').next()

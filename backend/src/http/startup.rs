@@ -68,6 +68,11 @@ impl Application {
         let public_origin = origin_of(public_url)
             .ok_or_else(|| anyhow::anyhow!("PUBLIC_URL {public_url:?} is not an http(s) URL"))?;
         let storage = crate::storage::Storage::from_settings(&settings)?;
+        let ip_places = match &settings.geoip_mmdb {
+            Some(path) => Some(crate::scans::geo::IpPlaces::open(path)?),
+            None => None,
+        };
+        let scan_limiter = crate::scans::resolver::ScanLimiter::new(settings.scan_rate_per_minute);
         let state = Arc::new(AppState {
             cookie_key: cookie_key(&settings)?,
             settings,
@@ -78,6 +83,8 @@ impl Application {
             public_origin,
             jobs: crate::jobs::Runner::default(),
             storage,
+            ip_places,
+            scan_limiter,
         });
         Ok(Self {
             acceptor,
@@ -200,6 +207,8 @@ pub fn routes(state: SharedState) -> impl poem::Endpoint {
         .nest("/api/docs", docs)
         .at("/api/openapi.yaml", spec)
         .nest("/api", api)
+        // GS1 Digital Link URIs of codes: the public resolver (issue 9).
+        .at("/01/*rest", poem::get(crate::scans::resolver::resolve))
         .nest("/", web_app)
         // Errors become answers here, so that they carry the headers too.
         .catch_all_error(|err| async move { err.into_response() })

@@ -26,6 +26,10 @@ pub struct AppState {
     pub jobs: crate::jobs::Runner,
     /// Files: product images, label outputs.
     pub storage: crate::storage::Storage,
+    /// The offline IP database that places scans (`GEOIP_MMDB`), if any.
+    pub ip_places: Option<crate::scans::geo::IpPlaces>,
+    /// The public resolver's per-address limit.
+    pub scan_limiter: crate::scans::resolver::ScanLimiter,
 }
 
 pub type SharedState = Arc<AppState>;

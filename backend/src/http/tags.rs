@@ -24,4 +24,8 @@ pub enum ApiTags {
     Codes,
     /// Label templates, previews and print jobs.
     Labels,
+    /// Scans of codes: the brand's analytics, its suspicious-scan rules and
+    /// the platform admins' list across brands. (The public resolver itself,
+    /// `GET /01/{gtin}[/10/{lot}]/21/{serial}`, is outside `/api`.)
+    Scans,
 }

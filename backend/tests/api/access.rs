@@ -49,6 +49,8 @@ enum Allowed {
     BrandMembers,
     /// Brand admins only (the spec's /printer).
     BrandAdmins,
+    /// Every member of a brand, and platform admins (who name the brand).
+    BrandMembersAndPlatform,
 }
 
 fn allowed(rule: Allowed, who: Who) -> bool {
@@ -65,6 +67,10 @@ fn allowed(rule: Allowed, who: Who) -> bool {
         Allowed::BrandMembers => {
             matches!(who, Who::BrandAdmin | Who::BrandManager | Who::BrandWorker)
         }
+        Allowed::BrandMembersAndPlatform => matches!(
+            who,
+            Who::BrandAdmin | Who::BrandManager | Who::BrandWorker | Who::PlatformAdmin
+        ),
     }
 }
 
@@ -198,6 +204,19 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
         ("getCodeJob", (Allowed::BrandMembers, None)),
         ("downloadCodesCsv", (Allowed::BrandEditors, None)),
         ("downloadCodesZip", (Allowed::BrandEditors, None)),
+        ("brandScans", (Allowed::BrandMembersAndPlatform, None)),
+        ("scanAnalytics", (Allowed::BrandMembers, None)),
+        ("getScanSettings", (Allowed::BrandMembers, None)),
+        (
+            "updateScanSettings",
+            (
+                Allowed::BrandAdmins,
+                Some(
+                    json!({"suspicious_scan_count": 0, "suspicious_distance_km": 1, "suspicious_window_hours": 1}),
+                ),
+            ),
+        ),
+        ("adminScans", (Allowed::Platform, None)),
     ])
 }
 

@@ -678,6 +678,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/brand-scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The brand's scans (the spec's call): its most scanned codes, scans by
+         *     place and by product (all time, or `from`–`to`), codes generated per
+         *     product and `qr_codes_remaining`. A platform admin names the brand
+         *     with `company_id` (its clientId).
+         */
+        get: operations["brandScans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scan-analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard's figures for `from`–`to` (UTC days, both included;
+         *     default the last 30 days, at most 731): totals, every day, per
+         *     product and per place.
+         */
+        get: operations["scanAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scan-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's rules for the `suspicious` verdict. */
+        get: operations["getScanSettings"];
+        /**
+         * Changes the rules for the `suspicious` verdict. They apply to scans
+         *     from now on; earlier verdicts stay as they were given.
+         */
+        put: operations["updateScanSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Scans across brands, newest first (at most 200), for platform
+         *     admins; `brandId` (a brand's clientId) shows one brand's.
+         */
+        get: operations["adminScans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -707,6 +791,20 @@ export interface components {
              *     organisation (another organisation's role: 403).
              */
             role?: string;
+        };
+        /**
+         * AdminScan
+         * @description A scan as platform admins see it.
+         */
+        AdminScan: {
+            id: string;
+            BrandId: string;
+            BrandName: string;
+            /** Format: date-time */
+            scanned_at: string;
+            verdict: components["schemas"]["Verdict"];
+            product_name: string;
+            Geolocation: components["schemas"]["Geolocation"];
         };
         /**
          * @description A typed attribute of a product (net weight: number 500; vegan: boolean
@@ -785,6 +883,24 @@ export interface components {
         BooleanAttribute: {
             name: string;
             value: boolean;
+        };
+        /** BrandScans */
+        BrandScans: {
+            data: components["schemas"]["BrandScansData"];
+        };
+        /**
+         * BrandScansData
+         * @description The spec's brand scans: the most scanned codes (at most 100), scans by
+         *     place and by product in the range, codes generated per product and the
+         *     codes the plan still allows.
+         */
+        BrandScansData: {
+            scan: components["schemas"]["ScanRecord"][];
+            locations: components["schemas"]["ScanLocation"][];
+            product_scans: components["schemas"]["ProductScanSum"][];
+            total_qr_generated: components["schemas"]["ProductCodeCount"][];
+            /** Format: int64 */
+            qr_codes_remaining: number;
         };
         /** ChangePassword */
         ChangePassword: {
@@ -921,6 +1037,14 @@ export interface components {
             name: string;
             email: string;
             password: string;
+        };
+        /** Geolocation */
+        Geolocation: {
+            /** @description `lat,lon`, or empty. */
+            loc: string;
+            country: string;
+            city: string;
+            region: string;
         };
         /**
          * ImportRefused
@@ -1144,6 +1268,19 @@ export interface components {
         OrganisationUpdate: {
             name: string;
         };
+        /** PlaceScans */
+        PlaceScans: {
+            country: string;
+            country_name: string;
+            region: string;
+            city: string;
+            /** Format: double */
+            lat?: number;
+            /** Format: double */
+            lon?: number;
+            /** Format: int64 */
+            scans: number;
+        };
         /** Preferences */
         Preferences: {
             theme: components["schemas"]["Theme"];
@@ -1244,6 +1381,13 @@ export interface components {
             /** @description The whole new list of attributes (replaces the current one). */
             attributes?: components["schemas"]["Attribute"][];
         };
+        /** ProductCodeCount */
+        ProductCodeCount: {
+            /** Format: uuid */
+            product_id: string;
+            /** Format: int64 */
+            count: number;
+        };
         /**
          * ProductList
          * @description The spec's list answer: the active products, and the organisation's
@@ -1255,6 +1399,26 @@ export interface components {
             max_products: number;
             /** Format: int64 */
             added_products: number;
+        };
+        /** ProductScanSum */
+        ProductScanSum: {
+            /** Format: uuid */
+            product_id: string;
+            /** Format: int64 */
+            sum: number;
+        };
+        /** ProductScans */
+        ProductScans: {
+            /**
+             * Format: uuid
+             * @description The nil UUID for scans of the organisation's GTINs that name none of
+             *     its products.
+             */
+            product_id: string;
+            product_name: string;
+            skuid: string;
+            /** Format: int64 */
+            scans: number;
         };
         /** Profile */
         Profile: {
@@ -1305,6 +1469,121 @@ export interface components {
             /** @description The column, or "" for the whole row or file. */
             column: string;
             reason: string;
+        };
+        /**
+         * ScanAnalytics
+         * @description The dashboard's figures for a range of days (UTC).
+         */
+        ScanAnalytics: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            totals: components["schemas"]["ScanTotals"];
+            /** @description Every day of the range, oldest first. */
+            by_day: components["schemas"]["ScanDay"][];
+            by_product: components["schemas"]["ProductScans"][];
+            /** @description At most 1,000 places, most scans first. */
+            by_place: components["schemas"]["PlaceScans"][];
+        };
+        /** ScanDay */
+        ScanDay: {
+            /** Format: date */
+            day: string;
+            /** Format: int64 */
+            scans: number;
+            /** Format: int64 */
+            first_scans: number;
+            /** Format: int64 */
+            repeat_scans: number;
+            /** Format: int64 */
+            suspicious: number;
+            /** Format: int64 */
+            not_recognised: number;
+        };
+        /**
+         * ScanLocation
+         * @description Scans from one place. Places not known have empty names and no
+         *     coordinates.
+         */
+        ScanLocation: {
+            /** @description ISO 3166-1 alpha-2 country code. */
+            country: string;
+            country_name: string;
+            region: string;
+            city: string;
+            /** Format: double */
+            lat?: number;
+            /** Format: double */
+            lon?: number;
+            /** Format: int64 */
+            count: number;
+        };
+        /**
+         * ScanRecord
+         * @description One of the most scanned codes.
+         */
+        ScanRecord: {
+            /** @description The code's serial. */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            /**
+             * Format: int64
+             * @description Scans of the code since it was made.
+             */
+            scan_count: number;
+        };
+        /**
+         * ScanSettings
+         * @description A tenant's rules for the `suspicious` verdict.
+         */
+        ScanSettings: {
+            /**
+             * Format: int32
+             * @description A code scanned more than this many times is suspicious (1 to 1,000).
+             */
+            suspicious_scan_count: number;
+            /**
+             * Format: int32
+             * @description Two scans of one code from places further apart than this, in km
+             *     (1 to 20,000)...
+             */
+            suspicious_distance_km: number;
+            /**
+             * Format: int32
+             * @description ...within this many hours (1 to 720) make it suspicious.
+             */
+            suspicious_window_hours: number;
+        };
+        /** ScanTotals */
+        ScanTotals: {
+            /**
+             * Format: int64
+             * @description Scans by people (bots excluded).
+             */
+            scans: number;
+            /**
+             * Format: int64
+             * @description First scans of a code.
+             */
+            first_scans: number;
+            /**
+             * Format: int64
+             * @description Later scans of a code.
+             */
+            repeat_scans: number;
+            /** Format: int64 */
+            genuine: number;
+            /** Format: int64 */
+            suspicious: number;
+            /** Format: int64 */
+            not_recognised: number;
+            /**
+             * Format: int64
+             * @description Hits of bots and link previews, not counted as scans.
+             */
+            bots: number;
         };
         /** SessionResponse */
         SessionResponse: {
@@ -1410,6 +1689,11 @@ export interface components {
             /** Format: int64 */
             limit: number;
         };
+        /**
+         * @description What the resolver says of a code.
+         * @enum {string}
+         */
+        Verdict: "genuine" | "suspicious" | "not_recognised";
     };
     responses: never;
     parameters: never;
@@ -4547,6 +4831,295 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    brandScans: {
+        parameters: {
+            query?: {
+                company_id?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["BrandScans"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    scanAnalytics: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ScanAnalytics"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getScanSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ScanSettings"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateScanSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["ScanSettings"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ScanSettings"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adminScans: {
+        parameters: {
+            query?: {
+                brandId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["AdminScan"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

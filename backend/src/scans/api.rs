@@ -1,0 +1,525 @@
+//! The scan operations: the brand's analytics (the spec's
+//! `GET /api/brand-scans`, and `GET /api/scan-analytics` for the
+//! dashboard), its suspicious-scan rules, and the platform admins' list of
+//! scans across brands. Every figure is a sum over `scan_rollup`, so the
+//! answers take the same time with ten thousand scans or ten million.
+
+use chrono::{Duration, NaiveDate, Utc};
+use poem::http::StatusCode;
+use poem::web::Data;
+use poem_openapi::param::Query;
+use poem_openapi::payload::Json;
+use poem_openapi::registry::MetaSchema;
+use poem_openapi::{Object, OpenApi};
+use uuid::Uuid;
+
+use super::{ScanSettings, Verdict, store};
+use crate::codes::Serial;
+use crate::error_responses;
+use crate::http::error::ApiError;
+use crate::http::input::{IsoDate, Text, TextRule};
+use crate::http::security::{SignedIn, TenantSession};
+use crate::http::state::SharedState;
+use crate::http::tags::ApiTags;
+use crate::json_response;
+use crate::organisation::store::audit_own_tenant;
+use crate::tenants::TenantRef;
+use crate::tenants::onboard::ClientIdInPath;
+
+#[derive(Default)]
+pub struct ScansApi;
+
+/// A day, `YYYY-MM-DD`.
+pub struct Day;
+
+impl TextRule for Day {
+    fn limits(schema: &mut MetaSchema) {
+        schema.pattern = Some("^[0-9]{4}-[0-9]{2}-[0-9]{2}$".into());
+    }
+}
+
+/// One of the most scanned codes.
+#[derive(Object, Debug)]
+pub struct ScanRecord {
+    /// The code's serial.
+    pub id: String,
+    pub product_id: Uuid,
+    /// Scans of the code since it was made.
+    pub scan_count: i64,
+}
+
+/// Scans from one place. Places not known have empty names and no
+/// coordinates.
+#[derive(Object, Debug)]
+pub struct ScanLocation {
+    /// ISO 3166-1 alpha-2 country code.
+    pub country: String,
+    pub country_name: String,
+    pub region: String,
+    pub city: String,
+    #[oai(skip_serializing_if_is_none)]
+    pub lat: Option<f64>,
+    #[oai(skip_serializing_if_is_none)]
+    pub lon: Option<f64>,
+    pub count: i64,
+}
+
+#[derive(Object, Debug)]
+pub struct ProductScanSum {
+    pub product_id: Uuid,
+    pub sum: i64,
+}
+
+#[derive(Object, Debug)]
+pub struct ProductCodeCount {
+    pub product_id: Uuid,
+    pub count: i64,
+}
+
+/// The spec's brand scans: the most scanned codes (at most 100), scans by
+/// place and by product in the range, codes generated per product and the
+/// codes the plan still allows.
+#[derive(Object, Debug)]
+pub struct BrandScansData {
+    pub scan: Vec<ScanRecord>,
+    pub locations: Vec<ScanLocation>,
+    pub product_scans: Vec<ProductScanSum>,
+    pub total_qr_generated: Vec<ProductCodeCount>,
+    pub qr_codes_remaining: i64,
+}
+
+#[derive(Object, Debug)]
+pub struct BrandScans {
+    pub data: BrandScansData,
+}
+
+#[derive(Object, Debug)]
+pub struct ScanTotals {
+    /// Scans by people (bots excluded).
+    pub scans: i64,
+    /// First scans of a code.
+    pub first_scans: i64,
+    /// Later scans of a code.
+    pub repeat_scans: i64,
+    pub genuine: i64,
+    pub suspicious: i64,
+    pub not_recognised: i64,
+    /// Hits of bots and link previews, not counted as scans.
+    pub bots: i64,
+}
+
+#[derive(Object, Debug)]
+pub struct ScanDay {
+    pub day: IsoDate,
+    pub scans: i64,
+    pub first_scans: i64,
+    pub repeat_scans: i64,
+    pub suspicious: i64,
+    pub not_recognised: i64,
+}
+
+#[derive(Object, Debug)]
+pub struct ProductScans {
+    /// The nil UUID for scans of the organisation's GTINs that name none of
+    /// its products.
+    pub product_id: Uuid,
+    pub product_name: String,
+    pub skuid: String,
+    pub scans: i64,
+}
+
+#[derive(Object, Debug)]
+pub struct PlaceScans {
+    pub country: String,
+    pub country_name: String,
+    pub region: String,
+    pub city: String,
+    #[oai(skip_serializing_if_is_none)]
+    pub lat: Option<f64>,
+    #[oai(skip_serializing_if_is_none)]
+    pub lon: Option<f64>,
+    pub scans: i64,
+}
+
+/// The dashboard's figures for a range of days (UTC).
+#[derive(Object, Debug)]
+pub struct ScanAnalytics {
+    pub from: IsoDate,
+    pub to: IsoDate,
+    pub totals: ScanTotals,
+    /// Every day of the range, oldest first.
+    pub by_day: Vec<ScanDay>,
+    pub by_product: Vec<ProductScans>,
+    /// At most 1,000 places, most scans first.
+    pub by_place: Vec<PlaceScans>,
+}
+
+#[derive(Object, Debug)]
+pub struct Geolocation {
+    /// `lat,lon`, or empty.
+    pub loc: String,
+    pub country: String,
+    pub city: String,
+    pub region: String,
+}
+
+/// A scan as platform admins see it.
+#[derive(Object, Debug)]
+pub struct AdminScan {
+    pub id: String,
+    #[oai(rename = "BrandId")]
+    pub brand_id: String,
+    #[oai(rename = "BrandName")]
+    pub brand_name: String,
+    pub scanned_at: chrono::DateTime<Utc>,
+    pub verdict: Verdict,
+    pub product_name: String,
+    #[oai(rename = "Geolocation")]
+    pub geolocation: Geolocation,
+}
+
+json_response!(BrandScansOk { 200 => Ok(BrandScans) });
+error_responses!(BrandScansError {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+    NotFound = 404,
+});
+json_response!(ScanAnalyticsOk { 200 => Ok(ScanAnalytics) });
+error_responses!(ScanAnalyticsError {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+});
+json_response!(ScanSettingsOk { 200 => Ok(ScanSettings) });
+error_responses!(ScanSettingsError {
+    Unauthorized = 401,
+    Forbidden = 403,
+});
+error_responses!(ScanSettingsChangeError with body {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+});
+json_response!(AdminScansOk { 200 => Ok(Vec<AdminScan>) });
+error_responses!(AdminScansError {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+});
+
+/// The spec's message for a platform admin who names no company.
+pub const COMPANY_ID_REQUIRED: &str = "company_id is required";
+
+/// The longest range the dashboard shows day by day.
+const MAX_DAYS: i64 = 731;
+/// The most scans the platform admins' list shows.
+const ADMIN_LIST_LIMIT: i64 = 200;
+
+fn day(name: &str, value: Option<&Text<Day>>) -> Result<Option<NaiveDate>, ApiError> {
+    let Some(text) = value.and_then(Text::get) else {
+        return Ok(None);
+    };
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .ok()
+        .filter(|_| text.len() == 10)
+        .map(Some)
+        .ok_or_else(|| {
+            ApiError::invalid_input(format!("{name} must be a date written YYYY-MM-DD."))
+        })
+}
+
+fn ordered(from: Option<NaiveDate>, to: Option<NaiveDate>) -> Result<(), ApiError> {
+    match (from, to) {
+        (Some(f), Some(t)) if f > t => Err(ApiError::invalid_input("from must not be after to.")),
+        _ => Ok(()),
+    }
+}
+
+/// Whose scans a `/brand-scans` caller reads: their own organisation's, or,
+/// for a platform admin, the one `company_id` names.
+async fn scans_owner(
+    state: &SharedState,
+    caller: &SignedIn,
+    company_id: Option<&str>,
+) -> Result<TenantRef, ApiError> {
+    let company_id = company_id.map(str::trim).filter(|c| !c.is_empty());
+    match (&caller.session.tenant, company_id) {
+        (Some(own), None) => Ok(own.clone()),
+        (Some(own), Some(named)) if named.eq_ignore_ascii_case(&own.client_id) => Ok(own.clone()),
+        (Some(_), Some(_)) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "You can only see your own organisation's scans.",
+        )),
+        (None, None) => Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "company_id_required",
+            COMPANY_ID_REQUIRED,
+        )),
+        (None, Some(named)) => store::active_brands(&state.db.platform, Some(named))
+            .await
+            .map_err(ApiError::internal)?
+            .into_iter()
+            .next()
+            .map(|(tenant, _)| tenant)
+            .ok_or_else(|| ApiError::not_found("No active brand has that company_id.")),
+    }
+}
+
+#[OpenApi(tag = "ApiTags::Scans")]
+impl ScansApi {
+    /// The brand's scans (the spec's call): its most scanned codes, scans by
+    /// place and by product (all time, or `from`–`to`), codes generated per
+    /// product and `qr_codes_remaining`. A platform admin names the brand
+    /// with `company_id` (its clientId).
+    #[oai(path = "/brand-scans", method = "get", operation_id = "brandScans")]
+    async fn brand_scans(
+        &self,
+        state: Data<&SharedState>,
+        caller: SignedIn,
+        company_id: Query<Option<Text<ClientIdInPath>>>,
+        from: Query<Option<Text<Day>>>,
+        to: Query<Option<Text<Day>>>,
+    ) -> Result<BrandScansOk, BrandScansError> {
+        let from = day("from", from.0.as_ref())?;
+        let to = day("to", to.0.as_ref())?;
+        ordered(from, to)?;
+        let tenant =
+            scans_owner(&state, &caller, company_id.0.as_ref().and_then(Text::get)).await?;
+        let mut conn = state.db.read_tenant(&tenant).await?;
+        let scan = store::most_scanned(&mut conn, 100)
+            .await?
+            .into_iter()
+            .map(|(serial, product_id, count)| ScanRecord {
+                id: Serial::from_db(serial).to_string(),
+                product_id,
+                scan_count: i64::from(count),
+            })
+            .collect();
+        let locations = store::by_place(&mut conn, from, to)
+            .await?
+            .into_iter()
+            .map(|p| ScanLocation {
+                country: p.country,
+                country_name: p.country_name,
+                region: p.region,
+                city: p.city,
+                lat: p.lat,
+                lon: p.lon,
+                count: p.scans,
+            })
+            .collect();
+        let product_scans = store::by_product(&mut conn, from, to)
+            .await?
+            .into_iter()
+            .filter(|p| !p.product_id.is_nil())
+            .map(|p| ProductScanSum {
+                product_id: p.product_id,
+                sum: p.scans,
+            })
+            .collect();
+        let total_qr_generated = store::generated_per_product(&mut conn)
+            .await?
+            .into_iter()
+            .map(|(product_id, count)| ProductCodeCount { product_id, count })
+            .collect();
+        let (_, quota) = crate::products::store::plan(&mut conn).await?;
+        let reserved = crate::codes::store::reserved_codes(&mut conn).await?;
+        Ok(BrandScansOk::Ok(Json(BrandScans {
+            data: BrandScansData {
+                scan,
+                locations,
+                product_scans,
+                total_qr_generated,
+                qr_codes_remaining: (quota - reserved).max(0),
+            },
+        })))
+    }
+
+    /// The dashboard's figures for `from`–`to` (UTC days, both included;
+    /// default the last 30 days, at most 731): totals, every day, per
+    /// product and per place.
+    #[oai(
+        path = "/scan-analytics",
+        method = "get",
+        operation_id = "scanAnalytics"
+    )]
+    async fn analytics(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        from: Query<Option<Text<Day>>>,
+        to: Query<Option<Text<Day>>>,
+    ) -> Result<ScanAnalyticsOk, ScanAnalyticsError> {
+        let to = day("to", to.0.as_ref())?.unwrap_or_else(|| Utc::now().date_naive());
+        let from = day("from", from.0.as_ref())?.unwrap_or(to - Duration::days(29));
+        ordered(Some(from), Some(to))?;
+        if (to - from).num_days() >= MAX_DAYS {
+            return Err(ApiError::invalid_input(format!(
+                "The range is too long: at most {MAX_DAYS} days."
+            ))
+            .into());
+        }
+        let mut conn = state.db.read_tenant(&caller.tenant).await?;
+        let t = store::totals(&mut conn, Some(from), Some(to)).await?;
+        let bots = store::bot_hits(&mut conn, from, to).await?;
+        let mut days = store::by_day(&mut conn, from, to)
+            .await?
+            .into_iter()
+            .peekable();
+        let mut by_day = Vec::new();
+        let mut d = from;
+        while d <= to {
+            let row = days.next_if(|r| r.day == d);
+            let (scans, first, genuine, suspicious, unknown) = row.map_or((0, 0, 0, 0, 0), |r| {
+                (
+                    r.scans,
+                    r.first_scans,
+                    r.genuine,
+                    r.suspicious,
+                    r.not_recognised,
+                )
+            });
+            by_day.push(ScanDay {
+                day: IsoDate(d),
+                scans,
+                first_scans: first,
+                repeat_scans: (genuine + suspicious - first).max(0),
+                suspicious,
+                not_recognised: unknown,
+            });
+            d += Duration::days(1);
+        }
+        let by_product = store::by_product(&mut conn, Some(from), Some(to))
+            .await?
+            .into_iter()
+            .map(|p| ProductScans {
+                product_id: p.product_id,
+                product_name: p
+                    .product_name
+                    .unwrap_or_else(|| "Not one of your products".to_string()),
+                skuid: p.skuid.unwrap_or_default(),
+                scans: p.scans,
+            })
+            .collect();
+        let by_place = store::by_place(&mut conn, Some(from), Some(to))
+            .await?
+            .into_iter()
+            .map(|p| PlaceScans {
+                country: p.country,
+                country_name: p.country_name,
+                region: p.region,
+                city: p.city,
+                lat: p.lat,
+                lon: p.lon,
+                scans: p.scans,
+            })
+            .collect();
+        Ok(ScanAnalyticsOk::Ok(Json(ScanAnalytics {
+            from: IsoDate(from),
+            to: IsoDate(to),
+            totals: ScanTotals {
+                scans: t.scans,
+                first_scans: t.first_scans,
+                repeat_scans: (t.genuine + t.suspicious - t.first_scans).max(0),
+                genuine: t.genuine,
+                suspicious: t.suspicious,
+                not_recognised: t.not_recognised,
+                bots,
+            },
+            by_day,
+            by_product,
+            by_place,
+        })))
+    }
+
+    /// The organisation's rules for the `suspicious` verdict.
+    #[oai(
+        path = "/scan-settings",
+        method = "get",
+        operation_id = "getScanSettings"
+    )]
+    async fn settings(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+    ) -> Result<ScanSettingsOk, ScanSettingsError> {
+        let mut conn = state.db.read_tenant(&caller.tenant).await?;
+        Ok(ScanSettingsOk::Ok(Json(store::settings(&mut conn).await?)))
+    }
+
+    /// Changes the rules for the `suspicious` verdict. They apply to scans
+    /// from now on; earlier verdicts stay as they were given.
+    #[oai(
+        path = "/scan-settings",
+        method = "put",
+        operation_id = "updateScanSettings"
+    )]
+    async fn update_settings(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        body: Json<ScanSettings>,
+    ) -> Result<ScanSettingsOk, ScanSettingsChangeError> {
+        let rules = body.0;
+        let mut tx = state.db.begin_tenant(&caller.tenant).await?;
+        store::set_settings(&mut tx, &rules, caller.session.account_id).await?;
+        audit_own_tenant(
+            &mut tx,
+            &caller.actor,
+            "organisation.scan_rules",
+            &caller.tenant.client_id,
+            serde_json::json!({
+                "suspicious_scan_count": rules.suspicious_scan_count,
+                "suspicious_distance_km": rules.suspicious_distance_km,
+                "suspicious_window_hours": rules.suspicious_window_hours,
+            }),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(ScanSettingsOk::Ok(Json(rules)))
+    }
+
+    /// Scans across brands, newest first (at most 200), for platform
+    /// admins; `brandId` (a brand's clientId) shows one brand's.
+    #[oai(path = "/admin/scans", method = "get", operation_id = "adminScans")]
+    async fn admin_scans(
+        &self,
+        state: Data<&SharedState>,
+        _caller: SignedIn,
+        #[oai(name = "brandId")] brand_id: Query<Option<Text<ClientIdInPath>>>,
+    ) -> Result<AdminScansOk, AdminScansError> {
+        let brands =
+            store::active_brands(&state.db.platform, brand_id.0.as_ref().and_then(Text::get))
+                .await
+                .map_err(ApiError::internal)?;
+        let mut all = Vec::new();
+        for (tenant, name) in brands {
+            let mut conn = state.db.read_tenant(&tenant).await?;
+            for s in store::recent(&mut conn, ADMIN_LIST_LIMIT).await? {
+                let loc = match (s.lat, s.lon) {
+                    (Some(lat), Some(lon)) => format!("{lat:.4},{lon:.4}"),
+                    _ => String::new(),
+                };
+                all.push(AdminScan {
+                    id: s.id.to_string(),
+                    brand_id: tenant.client_id.clone(),
+                    brand_name: name.clone(),
+                    scanned_at: s.scanned_at,
+                    verdict: Verdict::parse(&s.verdict).unwrap_or(Verdict::NotRecognised),
+                    product_name: s.product_name.unwrap_or_default(),
+                    geolocation: Geolocation {
+                        loc,
+                        country: s.country,
+                        city: s.city,
+                        region: s.region,
+                    },
+                });
+            }
+        }
+        all.sort_by_key(|s| std::cmp::Reverse(s.scanned_at));
+        all.truncate(ADMIN_LIST_LIMIT as usize);
+        Ok(AdminScansOk::Ok(Json(all)))
+    }
+}

@@ -1,0 +1,369 @@
+//! Scans: a consumer opens a code's GS1 Digital Link URI, the public
+//! resolver tells them whether the pack is genuine and records the scan, and
+//! the brand sees its scans on its dashboard.
+//!
+//! - `mod.rs`: the rules: Digital Link URIs as the resolver reads them, the
+//!   verdicts, which user agents are bots, the suspicious-scan settings;
+//! - `resolver.rs`: `GET /01/{gtin}[/10/{lot}]/21/{serial}` (no sign-in):
+//!   the verdict as a page or as JSON, the scan recorded, bots counted apart,
+//!   a rate limit per address that never refuses a code's first scan;
+//! - `page.rs`: the scan page's HTML (every value escaped);
+//! - `geo.rs`: the place of a scan from an offline IP database (MMDB);
+//! - `api.rs`: the brand's analytics (`/api/brand-scans`, the spec's call;
+//!   `/api/scan-analytics`), its rules (`/api/scan-settings`) and the
+//!   platform admins' list of scans across brands (`/api/admin/scans`);
+//! - `store.rs`: the SQL of `scans`, `code_scan_state`, `scan_rollup`,
+//!   `scan_bots` (tenant schema) and the GTIN registry lookup (platform).
+
+pub mod api;
+pub mod geo;
+pub mod page;
+pub mod resolver;
+pub mod store;
+
+use poem_openapi::{Enum, Object};
+
+use crate::codes::is_gs1_cset82;
+use crate::products::check_digit;
+
+/// What the resolver says of a code.
+#[derive(Enum, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[oai(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// A code this brand generated, scanned within its rules.
+    Genuine,
+    /// A code this brand generated, but scanned more often than the brand's
+    /// rules allow, or from places too far apart too quickly: it may have
+    /// been copied.
+    Suspicious,
+    /// No code of this brand: possibly a counterfeit.
+    NotRecognised,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Genuine => "genuine",
+            Self::Suspicious => "suspicious",
+            Self::NotRecognised => "not_recognised",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "genuine" => Some(Self::Genuine),
+            "suspicious" => Some(Self::Suspicious),
+            "not_recognised" => Some(Self::NotRecognised),
+            _ => None,
+        }
+    }
+}
+
+/// A GS1 Digital Link URI's path as the resolver reads it:
+/// `/01/{gtin}[/10/{lot}]/21/{serial}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DigitalLink {
+    /// GTIN-14 (a GTIN-8, 12 or 13 zero-padded).
+    pub gtin: String,
+    pub lot: Option<String>,
+    pub serial: String,
+}
+
+/// Why a URI is not one the resolver can read: a message for the person
+/// who scanned it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadLink(pub String);
+
+fn bad(message: impl Into<String>) -> BadLink {
+    BadLink(message.into())
+}
+
+/// Decodes a path segment's percent-escapes (UTF-8 only).
+fn percent_decode(segment: &str) -> Option<String> {
+    let bytes = segment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = segment.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// An AI 10 or AI 21 value: 1 to 20 characters of GS1's character set 82.
+fn ai_value(ai: &str, name: &str, raw: &str) -> Result<String, BadLink> {
+    let value = percent_decode(raw)
+        .ok_or_else(|| bad(format!("The {name} (AI {ai}) is not correctly encoded.")))?;
+    let len = value.chars().count();
+    if len == 0 {
+        return Err(bad(format!("The {name} (AI {ai}) is empty.")));
+    }
+    if len > 20 {
+        return Err(bad(format!(
+            "The {name} (AI {ai}) is {len} characters long; GS1 allows at most 20."
+        )));
+    }
+    if !value.chars().all(is_gs1_cset82) {
+        return Err(bad(format!(
+            "The {name} (AI {ai}) holds characters GS1 does not allow: only letters, digits and ! \" % & ' ( ) * + , - . / : ; < = > ? _"
+        )));
+    }
+    Ok(value)
+}
+
+impl DigitalLink {
+    /// Reads the path after the `/01/` of a URI (`{gtin}/10/{lot}/21/{serial}`).
+    pub fn parse(rest: &str) -> Result<Self, BadLink> {
+        let mut segments = rest.trim_end_matches('/').split('/');
+        let gtin = segments.next().unwrap_or_default();
+        if !matches!(gtin.len(), 8 | 12 | 13 | 14) || !gtin.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad(
+                "The GTIN (AI 01) must be 8, 12, 13 or 14 digits.".to_string()
+            ));
+        }
+        let gtin = format!("{gtin:0>14}");
+        if check_digit(&gtin[..13]) != gtin.as_bytes()[13] - b'0' {
+            return Err(bad(
+                "The GTIN (AI 01) has a wrong check digit: this is not a valid product number.",
+            ));
+        }
+        let mut lot = None;
+        let mut serial = None;
+        while let Some(ai) = segments.next() {
+            let value = segments.next();
+            match (ai, value) {
+                ("10", Some(v)) if lot.is_none() && serial.is_none() => {
+                    lot = Some(ai_value("10", "lot", v)?);
+                }
+                ("21", Some(v)) if serial.is_none() => {
+                    serial = Some(ai_value("21", "serial number", v)?);
+                }
+                ("10" | "21", Some(_)) => {
+                    return Err(bad(
+                        "The link's parts are out of order or repeated: a GTIN, then an optional lot (10), then the serial (21).",
+                    ));
+                }
+                ("10" | "21", None) => {
+                    return Err(bad(format!(
+                        "The link ends after AI {ai} without its value."
+                    )));
+                }
+                (other, _) => {
+                    let shown: String = other.chars().take(8).collect();
+                    return Err(bad(format!(
+                        "The link has an application identifier this resolver does not know ({shown:?}): after the GTIN only a lot (10) and a serial (21) may follow."
+                    )));
+                }
+            }
+        }
+        let serial = serial.ok_or_else(|| {
+            bad("The link has no serial number (AI 21), so this pack cannot be checked.")
+        })?;
+        Ok(Self { gtin, lot, serial })
+    }
+}
+
+/// What kind of client opened the link. Bots and link-preview fetchers are
+/// not people: their hits are counted apart and change no verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentClass {
+    Bot,
+    Mobile,
+    Tablet,
+    Desktop,
+    Other,
+}
+
+impl AgentClass {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Bot => "bot",
+            Self::Mobile => "mobile",
+            Self::Tablet => "tablet",
+            Self::Desktop => "desktop",
+            Self::Other => "other",
+        }
+    }
+}
+
+/// Substrings (lower case) of the user agents of crawlers and of the
+/// fetchers that chat apps and social sites send to preview a link.
+const BOT_MARKS: &[&str] = &[
+    "bot",
+    "crawler",
+    "spider",
+    "slurp",
+    "facebookexternalhit",
+    "facebookcatalog",
+    "whatsapp",
+    "skypeuripreview",
+    "embedly",
+    "quora link preview",
+    "outbrain",
+    "pinterest",
+    "vkshare",
+    "w3c_validator",
+    "bitlybot",
+    "google-inspectiontool",
+    "feedfetcher",
+    "mediapartners-google",
+    "preview",
+    "lighthouse",
+    "slack-",
+];
+
+/// Classifies a request by its `User-Agent` and `Sec-Purpose`/`Purpose`
+/// headers (a browser's prefetch is not a person opening the page).
+pub fn classify_agent(user_agent: Option<&str>, purpose: Option<&str>) -> AgentClass {
+    if purpose.is_some_and(|p| {
+        let p = p.to_ascii_lowercase();
+        p.contains("prefetch") || p.contains("preview")
+    }) {
+        return AgentClass::Bot;
+    }
+    let Some(ua) = user_agent else {
+        return AgentClass::Other;
+    };
+    let ua = ua.to_ascii_lowercase();
+    if BOT_MARKS.iter().any(|m| ua.contains(m)) {
+        return AgentClass::Bot;
+    }
+    if ua.contains("ipad")
+        || ua.contains("tablet")
+        || (ua.contains("android") && !ua.contains("mobile"))
+    {
+        AgentClass::Tablet
+    } else if ua.contains("mobi") || ua.contains("iphone") || ua.contains("android") {
+        AgentClass::Mobile
+    } else if ua.contains("windows")
+        || ua.contains("macintosh")
+        || ua.contains("x11")
+        || ua.contains("cros")
+    {
+        AgentClass::Desktop
+    } else {
+        AgentClass::Other
+    }
+}
+
+/// A tenant's rules for the `suspicious` verdict.
+#[derive(Object, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScanSettings {
+    /// A code scanned more than this many times is suspicious (1 to 1,000).
+    #[oai(validator(minimum(value = "1"), maximum(value = "1000")))]
+    pub suspicious_scan_count: i32,
+    /// Two scans of one code from places further apart than this, in km
+    /// (1 to 20,000)...
+    #[oai(validator(minimum(value = "1"), maximum(value = "20000")))]
+    pub suspicious_distance_km: i32,
+    /// ...within this many hours (1 to 720) make it suspicious.
+    #[oai(validator(minimum(value = "1"), maximum(value = "720")))]
+    pub suspicious_window_hours: i32,
+}
+
+/// Where a scan happened, as far as is known.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Place {
+    /// ISO 3166-1 alpha-2, or empty.
+    pub country: String,
+    pub country_name: String,
+    pub region: String,
+    pub city: String,
+    pub lat: Option<f32>,
+    pub lon: Option<f32>,
+    /// `ip`, `browser` or `none`.
+    pub source: &'static str,
+    pub accuracy_km: Option<i32>,
+}
+
+impl Place {
+    pub fn unknown() -> Self {
+        Self {
+            source: "none",
+            ..Self::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_digital_link_paths() {
+        let link = DigitalLink::parse("09506000134352/10/AB%2F12/21/0A1b2C3d4E5").unwrap();
+        assert_eq!(link.gtin, "09506000134352");
+        assert_eq!(link.lot.as_deref(), Some("AB/12"));
+        assert_eq!(link.serial, "0A1b2C3d4E5");
+        let short = DigitalLink::parse("9506000134352/21/X1").unwrap();
+        assert_eq!(short.gtin, "09506000134352");
+        assert_eq!(short.lot, None);
+        // GTIN-8, zero-padded.
+        assert_eq!(
+            DigitalLink::parse("96385074/21/1").unwrap().gtin,
+            "00000096385074"
+        );
+    }
+
+    #[test]
+    fn refuses_malformed_links() {
+        for path in [
+            "09506000134353/21/X1",                    // check digit
+            "123/21/X1",                               // length
+            "09506000134352/21/ABCDEFGHIJKLMNOPQRSTU", // 21 characters
+            "09506000134352/21/a%20b",                 // a space
+            "09506000134352/21/a#b",                   // '#'
+            "09506000134352/22/x/21/1",                // unknown AI
+            "09506000134352/21/1/10/L",                // out of order
+            "09506000134352/10/L",                     // no serial
+            "09506000134352/21",                       // no value
+            "09506000134352/21/%FF",                   // not UTF-8
+            "09506000134352/21/%2",                    // broken escape
+        ] {
+            assert!(
+                DigitalLink::parse(path).is_err(),
+                "{path} should be refused"
+            );
+        }
+    }
+
+    #[test]
+    fn tells_bots_from_people() {
+        let iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
+        assert_eq!(classify_agent(Some(iphone), None), AgentClass::Mobile);
+        assert_eq!(
+            classify_agent(Some("WhatsApp/2.23.20.0 A"), None),
+            AgentClass::Bot
+        );
+        assert_eq!(
+            classify_agent(Some("facebookexternalhit/1.1"), None),
+            AgentClass::Bot
+        );
+        assert_eq!(
+            classify_agent(Some("Mozilla/5.0 (compatible; Googlebot/2.1)"), None),
+            AgentClass::Bot
+        );
+        assert_eq!(
+            classify_agent(Some(iphone), Some("prefetch")),
+            AgentClass::Bot
+        );
+        assert_eq!(
+            classify_agent(Some("Mozilla/5.0 (Windows NT 10.0; Win64; x64)"), None),
+            AgentClass::Desktop
+        );
+        assert_eq!(
+            classify_agent(
+                Some("Mozilla/5.0 (Linux; Android 14; SM-X710) Safari"),
+                None
+            ),
+            AgentClass::Tablet
+        );
+        assert_eq!(classify_agent(None, None), AgentClass::Other);
+    }
+}

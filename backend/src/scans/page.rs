@@ -1,0 +1,185 @@
+//! The scan page: small, server-rendered HTML for a phone, no script. Every
+//! value that came from a brand or a consumer is escaped here, and the
+//! page's Content-Security-Policy allows nothing but its own style.
+
+use std::fmt::Write as _;
+use std::sync::LazyLock;
+
+use base64::Engine as _;
+use sha2::{Digest, Sha256};
+
+use super::Verdict;
+
+/// What the page shows of a resolved code.
+pub struct ScanView<'a> {
+    pub verdict: Verdict,
+    pub product_name: Option<&'a str>,
+    pub gtin: &'a str,
+    pub skuid: Option<&'a str>,
+    pub lot: Option<&'a str>,
+    pub manufactured_on: Option<String>,
+    pub expires_on: Option<String>,
+    pub expired: bool,
+    pub scans_before: i64,
+}
+
+const STYLE: &str = "\
+*{box-sizing:border-box}\
+body{margin:0;font:16px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1c2430;background:#f4f6f9}\
+main{max-width:34rem;margin:0 auto;padding:1rem}\
+.verdict{border-radius:12px;padding:1.25rem;margin:0 0 1rem;color:#fff}\
+.verdict h1{margin:0 0 .25rem;font-size:1.5rem}\
+.verdict p{margin:0}\
+.genuine{background:#1f7a3d}\
+.suspicious{background:#a35a00}\
+.not_recognised,.bad{background:#b3261e}\
+section{background:#fff;border-radius:12px;padding:1rem 1.25rem;margin:0 0 1rem;box-shadow:0 1px 2px rgba(0,0,0,.08)}\
+h2{font-size:1.1rem;margin:0 0 .5rem}\
+dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;margin:0}\
+dt{color:#5a6472}\
+dd{margin:0;overflow-wrap:anywhere}\
+.warn{background:#fff4e5;border:1px solid #f0b35a;border-radius:8px;padding:.5rem .75rem;margin:.75rem 0 0}\
+.muted{color:#5a6472;font-size:.9rem}\
+footer{text-align:center;color:#5a6472;font-size:.8rem;padding:1rem}";
+
+/// The page's CSP: its one inline style (by hash), nothing else.
+pub static CSP: LazyLock<String> = LazyLock::new(|| {
+    let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(STYLE.as_bytes()));
+    format!(
+        "default-src 'none'; style-src 'sha256-{hash}'; img-src 'self'; base-uri 'none'; \
+         form-action 'self'; frame-ancestors 'none'"
+    )
+});
+
+/// Escapes text for HTML content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn page(title: &str, body: &str) -> String {
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
+         <meta name=\"robots\" content=\"noindex\">\
+         <title>{}</title><style>{STYLE}</style></head><body><main>{body}</main>\
+         <footer>Checked by brandops</footer></body></html>",
+        escape(title)
+    )
+}
+
+fn row(out: &mut String, term: &str, value: &str) {
+    let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", escape(term), escape(value));
+}
+
+/// The page for a code the resolver could read.
+pub fn scan_page(view: &ScanView<'_>) -> String {
+    let (title, line) = match view.verdict {
+        Verdict::Genuine => (
+            "Genuine product",
+            "This code was issued by the brand for this pack.",
+        ),
+        Verdict::Suspicious => (
+            "Check this pack",
+            "This code is genuine, but it has been scanned more often, or in more places, than one pack should be. It may have been copied: buy from a trusted seller and contact the brand if in doubt.",
+        ),
+        Verdict::NotRecognised => (
+            "Not recognised",
+            "The brand did not issue this code. This pack may be counterfeit: do not use it, and report it to the brand or the seller.",
+        ),
+    };
+    let mut body = format!(
+        "<div class=\"verdict {}\" role=\"status\"><h1>{}</h1><p>{}</p></div>",
+        view.verdict.as_str(),
+        escape(title),
+        escape(line)
+    );
+    if view.verdict != Verdict::NotRecognised {
+        body.push_str("<section><h2>Product</h2><dl>");
+        if let Some(name) = view.product_name {
+            row(&mut body, "Name", name);
+        }
+        row(&mut body, "GTIN", view.gtin);
+        if let Some(sku) = view.skuid {
+            row(&mut body, "SKU", sku);
+        }
+        if let Some(lot) = view.lot {
+            row(&mut body, "Lot", lot);
+        }
+        if let Some(made) = &view.manufactured_on {
+            row(&mut body, "Made on", made);
+        }
+        if let Some(expiry) = &view.expires_on {
+            row(&mut body, "Expires on", expiry);
+        }
+        body.push_str("</dl>");
+        if view.expired {
+            let _ = write!(
+                body,
+                "<p class=\"warn\" role=\"alert\"><strong>Expired.</strong> This pack expired on {}. Do not use it.</p>",
+                escape(view.expires_on.as_deref().unwrap_or_default())
+            );
+        }
+        body.push_str("</section>");
+        let scans = match view.scans_before {
+            0 => "This is the first time this code has been scanned.".to_string(),
+            1 => "This code has been scanned once before.".to_string(),
+            n => format!("This code has been scanned {n} times before."),
+        };
+        let _ = write!(body, "<section><p>{}</p></section>", escape(&scans));
+        body.push_str(
+            "<section><h2>Product passport</h2><p class=\"muted\">The brand has not published a digital product passport for this product here yet.</p></section>",
+        );
+    } else {
+        body.push_str("<section><dl>");
+        row(&mut body, "GTIN", view.gtin);
+        body.push_str("</dl></section>");
+    }
+    page(title, &body)
+}
+
+/// The page for a link the resolver cannot read (400) or will not answer
+/// now (429).
+pub fn problem_page(title: &str, message: &str) -> String {
+    let body = format!(
+        "<div class=\"verdict bad\" role=\"alert\"><h1>{}</h1><p>{}</p></div>",
+        escape(title),
+        escape(message)
+    );
+    page(title, &body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup() {
+        let view = ScanView {
+            verdict: Verdict::Genuine,
+            product_name: Some("<script>alert(1)</script>"),
+            gtin: "09506000134352",
+            skuid: Some("a\"b'c&d"),
+            lot: None,
+            manufactured_on: None,
+            expires_on: None,
+            expired: false,
+            scans_before: 0,
+        };
+        let html = scan_page(&view);
+        assert!(!html.contains("<script>"));
+        assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+        assert!(html.contains("a&quot;b&#39;c&amp;d"));
+        assert!(CSP.contains("style-src 'sha256-"));
+    }
+}

@@ -1,0 +1,329 @@
+//! The public resolver: `GET /01/{gtin}[/10/{lot}]/21/{serial}` on the app's
+//! origin, no sign-in. It finds the GTIN's brand through the platform's GTIN
+//! registry, looks the serial up in that brand's schema (on the brand's own
+//! connection, ADR 0010), records the scan and answers the verdict: a page
+//! for people, JSON for `Accept: application/json`.
+//!
+//! Bots and link previews get the same answer but are only counted, apart.
+//! Each address may open a limited number of links per minute; over it, the
+//! resolver answers 429, except for the first scan of a genuine code, which
+//! is never refused (a person holding a new pack always gets their answer).
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use poem::http::{Method, StatusCode, header};
+use poem::web::Data;
+use poem::{Request, Response, handler};
+use serde::Serialize;
+
+use super::page::{self, ScanView};
+use super::store::{self, ScannedUri};
+use super::{AgentClass, DigitalLink, Place, Verdict, classify_agent};
+use crate::codes::Serial;
+use crate::http::state::SharedState;
+
+/// A token bucket per client address.
+pub struct ScanLimiter {
+    per_minute: f64,
+    buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
+}
+
+/// Addresses remembered at most; beyond it, idle ones are forgotten.
+const MAX_TRACKED: usize = 100_000;
+
+impl ScanLimiter {
+    pub fn new(per_minute: u32) -> Self {
+        Self {
+            per_minute: f64::from(per_minute.max(1)),
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Takes a token for `ip`; false when its bucket is empty.
+    pub fn allow(&self, ip: Option<IpAddr>) -> bool {
+        let Some(ip) = ip else { return true };
+        let now = Instant::now();
+        let Ok(mut buckets) = self.buckets.lock() else {
+            return true;
+        };
+        if buckets.len() >= MAX_TRACKED {
+            let idle = Duration::from_secs(120);
+            buckets.retain(|_, (_, seen)| now.duration_since(*seen) < idle);
+        }
+        let capacity = self.per_minute;
+        let (tokens, seen) = buckets.entry(ip).or_insert((capacity, now));
+        let refill = now.duration_since(*seen).as_secs_f64() * capacity / 60.0;
+        *tokens = (*tokens + refill).min(capacity);
+        *seen = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ProductJson<'a> {
+    name: &'a str,
+    gtin: &'a str,
+    skuid: &'a str,
+}
+
+/// The JSON answer: `{verdict, product, lot?, expiry?, scans_before}`.
+#[derive(Serialize)]
+struct VerdictJson<'a> {
+    verdict: Verdict,
+    product: Option<ProductJson<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lot: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expiry: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    expired: bool,
+    scans_before: i64,
+}
+
+fn wants_json(req: &Request) -> bool {
+    req.header(header::ACCEPT)
+        .is_some_and(|a| a.to_ascii_lowercase().contains("application/json"))
+}
+
+fn html(status: StatusCode, body: String) -> Response {
+    Response::builder()
+        .status(status)
+        .content_type("text/html; charset=utf-8")
+        .header("content-security-policy", page::CSP.as_str())
+        .header(header::CACHE_CONTROL, "no-store")
+        .body(body)
+}
+
+fn json(status: StatusCode, body: &impl Serialize) -> Response {
+    Response::builder()
+        .status(status)
+        .content_type("application/json")
+        .header(header::CACHE_CONTROL, "no-store")
+        .body(serde_json::to_vec(body).unwrap_or_default())
+}
+
+/// A 400 or 429 in the form the client asked for.
+fn problem(req: &Request, status: StatusCode, code: &str, title: &str, message: &str) -> Response {
+    let resp = if wants_json(req) {
+        json(
+            status,
+            &serde_json::json!({ "error": message, "code": code }),
+        )
+    } else {
+        html(status, page::problem_page(title, message))
+    };
+    if status == StatusCode::TOO_MANY_REQUESTS {
+        let mut resp = resp;
+        resp.headers_mut().insert(
+            header::RETRY_AFTER,
+            poem::http::HeaderValue::from_static("60"),
+        );
+        return resp;
+    }
+    resp
+}
+
+fn client_ip(req: &Request, state: &SharedState) -> Option<IpAddr> {
+    crate::http::guard::client_ip(req, state.settings.trust_proxy)?
+        .parse()
+        .ok()
+}
+
+/// A resolved code, as every answer needs it.
+struct Outcome {
+    verdict: Verdict,
+    code: Option<store::ScannedCode>,
+    scans_before: i64,
+}
+
+#[handler]
+pub async fn resolve(req: &Request, Data(state): Data<&SharedState>) -> Response {
+    let path = req.uri().path();
+    let rest = path.strip_prefix("/01/").unwrap_or_default();
+    let link = match DigitalLink::parse(rest) {
+        Ok(link) => link,
+        Err(bad) => {
+            return problem(
+                req,
+                StatusCode::BAD_REQUEST,
+                "invalid_link",
+                "This link cannot be checked",
+                &bad.0,
+            );
+        }
+    };
+    let agent = if req.method() == Method::HEAD {
+        AgentClass::Bot
+    } else {
+        classify_agent(
+            req.header(header::USER_AGENT),
+            req.header("sec-purpose").or_else(|| req.header("purpose")),
+        )
+    };
+    let ip = client_ip(req, state);
+    let allowed = state.scan_limiter.allow(ip);
+    let place = match (&state.ip_places, ip) {
+        (Some(db), Some(ip)) if agent != AgentClass::Bot => {
+            db.place(ip).unwrap_or_else(Place::unknown)
+        }
+        _ => Place::unknown(),
+    };
+    let outcome = match record(state, &link, agent, allowed, &place).await {
+        Ok(Some(outcome)) => outcome,
+        Ok(None) => {
+            return problem(
+                req,
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_requests",
+                "Too many checks",
+                "Too many links were checked from your network in a short time. Please wait a minute and scan again.",
+            );
+        }
+        Err(err) => {
+            tracing::error!(error = ?err, "recording a scan failed");
+            return problem(
+                req,
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "Cannot check right now",
+                "This pack cannot be checked right now. Please try again in a few minutes.",
+            );
+        }
+    };
+    respond(req, &link, &outcome)
+}
+
+/// Looks the code up and records the scan, in the brand's schema. `None`
+/// when the address is over its limit and this is not a genuine code's
+/// first scan.
+async fn record(
+    state: &SharedState,
+    link: &DigitalLink,
+    agent: AgentClass,
+    allowed: bool,
+    place: &Place,
+) -> anyhow::Result<Option<Outcome>> {
+    let not_recognised = Outcome {
+        verdict: Verdict::NotRecognised,
+        code: None,
+        scans_before: 0,
+    };
+    let Some(tenant) = store::gtin_holder(&state.db.platform, &link.gtin).await? else {
+        return Ok(allowed.then_some(not_recognised));
+    };
+    let serial = Serial::decode(&link.serial);
+    let mut tx = state.db.begin_tenant(&tenant).await?;
+    let code = match serial {
+        Some(serial) => store::find_code(&mut tx, serial.to_db()).await?,
+        None => None,
+    };
+    // A code is this pack's only when the URI's GTIN and lot are the code's.
+    let code = code.filter(|c| {
+        c.gtin == link.gtin
+            && link
+                .lot
+                .as_ref()
+                .is_none_or(|lot| Some(lot) == c.lot_number.as_ref())
+    });
+    let first_of_genuine = code.as_ref().is_some_and(|c| c.scans == 0);
+    if !allowed && !first_of_genuine {
+        return Ok(None);
+    }
+    let uri = ScannedUri {
+        gtin: &link.gtin,
+        lot: link.lot.as_deref(),
+        serial: &link.serial,
+    };
+    let outcome = match (code, serial) {
+        (Some(code), Some(serial)) if agent != AgentClass::Bot => {
+            let recorded = store::record_code_scan(
+                &mut tx,
+                serial.to_db(),
+                code.product_id,
+                &uri,
+                agent.as_str(),
+                place,
+            )
+            .await?;
+            Outcome {
+                verdict: if recorded.suspicious {
+                    Verdict::Suspicious
+                } else {
+                    Verdict::Genuine
+                },
+                scans_before: i64::from(recorded.scans - 1),
+                code: Some(code),
+            }
+        }
+        (Some(code), _) => {
+            store::count_bot(&mut tx).await?;
+            Outcome {
+                verdict: if code.suspicious {
+                    Verdict::Suspicious
+                } else {
+                    Verdict::Genuine
+                },
+                scans_before: i64::from(code.scans),
+                code: Some(code),
+            }
+        }
+        (None, _) if agent == AgentClass::Bot => {
+            store::count_bot(&mut tx).await?;
+            not_recognised
+        }
+        (None, _) => {
+            store::record_unknown_scan(&mut tx, &uri, agent.as_str(), place).await?;
+            not_recognised
+        }
+    };
+    tx.commit().await?;
+    Ok(Some(outcome))
+}
+
+fn respond(req: &Request, link: &DigitalLink, outcome: &Outcome) -> Response {
+    let code = outcome.code.as_ref();
+    let today = Utc::now().date_naive();
+    let expiry = code.and_then(|c| c.expires_on);
+    let expired = expiry.is_some_and(|d| d < today);
+    let expiry_text = expiry.map(|d| d.format("%Y-%m-%d").to_string());
+    if wants_json(req) {
+        return json(
+            StatusCode::OK,
+            &VerdictJson {
+                verdict: outcome.verdict,
+                product: code.map(|c| ProductJson {
+                    name: &c.product_name,
+                    gtin: &c.gtin,
+                    skuid: &c.skuid,
+                }),
+                lot: code.and_then(|c| c.lot_number.as_deref()),
+                expiry: expiry_text,
+                expired,
+                scans_before: outcome.scans_before,
+            },
+        );
+    }
+    let view = ScanView {
+        verdict: outcome.verdict,
+        product_name: code.map(|c| c.product_name.as_str()),
+        gtin: &link.gtin,
+        skuid: code.map(|c| c.skuid.as_str()),
+        lot: code.and_then(|c| c.lot_number.as_deref()),
+        manufactured_on: code
+            .and_then(|c| c.manufactured_on)
+            .map(|d| d.format("%Y-%m-%d").to_string()),
+        expires_on: expiry_text,
+        expired,
+        scans_before: outcome.scans_before,
+    };
+    html(StatusCode::OK, page::scan_page(&view))
+}

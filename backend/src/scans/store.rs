@@ -1,0 +1,447 @@
+//! SQL of scans: the GTIN registry lookup (platform), and `scans`,
+//! `code_scan_state`, `scan_rollup`, `scan_bots` and the scan rules in
+//! `org_settings` (tenant schema).
+
+use chrono::{DateTime, NaiveDate, Utc};
+use sqlx::{PgConnection, PgExecutor};
+use uuid::Uuid;
+
+use super::{Place, ScanSettings};
+use crate::tenants::TenantRef;
+
+/// The active tenant that holds a GTIN-14 in the platform's registry.
+pub async fn gtin_holder<'e>(
+    db: impl PgExecutor<'e>,
+    gtin: &str,
+) -> anyhow::Result<Option<TenantRef>> {
+    let row: Option<(Uuid, String, String, String, String)> = sqlx::query_as(
+        "SELECT t.id, t.client_id, t.kind, t.schema_name, t.role_name
+         FROM platform.gtins g JOIN platform.tenants t ON t.id = g.tenant_id
+         WHERE g.gtin = $1 AND t.status = 'active'",
+    )
+    .bind(gtin)
+    .fetch_optional(db)
+    .await?;
+    row.map(|(id, c, k, s, r)| TenantRef::from_columns(id, c, &k, &s, &r))
+        .transpose()
+}
+
+/// A code of the tenant as a scan finds it.
+#[derive(sqlx::FromRow, Debug, Clone)]
+pub struct ScannedCode {
+    pub product_id: Uuid,
+    pub gtin: String,
+    pub lot_number: Option<String>,
+    pub manufactured_on: Option<NaiveDate>,
+    pub expires_on: Option<NaiveDate>,
+    pub product_name: String,
+    pub skuid: String,
+    /// Scans recorded before this one (0: never scanned).
+    pub scans: i32,
+    pub suspicious: bool,
+}
+
+pub async fn find_code(
+    conn: &mut PgConnection,
+    serial: i64,
+) -> Result<Option<ScannedCode>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT j.product_id, j.gtin, l.number AS lot_number, l.manufactured_on, l.expires_on,
+                p.product_name, p.skuid, coalesce(s.scans, 0) AS scans,
+                coalesce(s.suspicious, false) AS suspicious
+         FROM codes c
+         JOIN code_jobs j ON j.seq = c.job_seq
+         JOIN products p ON p.id = j.product_id
+         LEFT JOIN lots l ON l.id = j.lot_id
+         LEFT JOIN code_scan_state s ON s.serial = c.serial
+         WHERE c.serial = $1",
+    )
+    .bind(serial)
+    .fetch_optional(conn)
+    .await
+}
+
+/// What recording a scan of a real code decided.
+#[derive(sqlx::FromRow, Debug)]
+pub struct Recorded {
+    /// Scans of the code, this one included.
+    pub scans: i32,
+    pub suspicious: bool,
+}
+
+/// The URI as scanned.
+pub struct ScannedUri<'a> {
+    pub gtin: &'a str,
+    pub lot: Option<&'a str>,
+    pub serial: &'a str,
+}
+
+/// Records a scan of a real code in one statement: the code's count and
+/// verdict (its row locked, so parallel scans of one code count one after
+/// another and each sees the count before it), the raw scan and the day's
+/// rollup.
+pub async fn record_code_scan(
+    conn: &mut PgConnection,
+    serial: i64,
+    product_id: Uuid,
+    uri: &ScannedUri<'_>,
+    agent: &str,
+    place: &Place,
+) -> Result<Recorded, sqlx::Error> {
+    sqlx::query_as(
+        "WITH rules AS (
+             SELECT suspicious_scan_count, suspicious_distance_km, suspicious_window_hours
+             FROM org_settings
+         ), state AS (
+             INSERT INTO code_scan_state AS s
+                 (serial, product_id, scans, first_at, last_at, last_lat, last_lon)
+             VALUES ($1, $2, 1, now(), now(), $3, $4)
+             ON CONFLICT (serial) DO UPDATE SET
+                 scans = s.scans + 1,
+                 last_at = now(),
+                 last_lat = coalesce(EXCLUDED.last_lat, s.last_lat),
+                 last_lon = coalesce(EXCLUDED.last_lon, s.last_lon),
+                 suspicious = s.suspicious
+                     OR s.scans + 1 > (SELECT suspicious_scan_count FROM rules)
+                     OR (EXCLUDED.last_lat IS NOT NULL AND s.last_lat IS NOT NULL
+                         AND now() - s.last_at
+                             <= make_interval(hours => (SELECT suspicious_window_hours FROM rules))
+                         AND 2 * 6371 * asin(least(1, sqrt(
+                                 power(sin(radians(EXCLUDED.last_lat - s.last_lat) / 2), 2)
+                                 + cos(radians(s.last_lat)) * cos(radians(EXCLUDED.last_lat))
+                                   * power(sin(radians(EXCLUDED.last_lon - s.last_lon) / 2), 2))))
+                             > (SELECT suspicious_distance_km FROM rules))
+             RETURNING s.scans, s.suspicious
+         ), scan AS (
+             INSERT INTO scans (serial, gtin, lot, serial_text, product_id, verdict, first_scan,
+                                agent_class, country, country_name, region, city, lat, lon,
+                                location_source, location_accuracy_km)
+             SELECT $1, $5, $6, $7, $2,
+                    CASE WHEN state.suspicious THEN 'suspicious' ELSE 'genuine' END,
+                    state.scans = 1, $8, $9, $10, $11, $12, $3, $4, $13, $14
+             FROM state
+             RETURNING verdict, first_scan
+         ), rollup AS (
+             INSERT INTO scan_rollup AS r (day, product_id, country, country_name, region, city,
+                                           lat, lon, scans, first_scans, genuine, suspicious)
+             SELECT (now() AT TIME ZONE 'UTC')::date, $2, $9, $10, $11, $12, $3, $4, 1,
+                    scan.first_scan::int, (scan.verdict = 'genuine')::int,
+                    (scan.verdict = 'suspicious')::int
+             FROM scan
+             ON CONFLICT (day, product_id, country, region, city) DO UPDATE SET
+                 scans = r.scans + 1,
+                 first_scans = r.first_scans + EXCLUDED.first_scans,
+                 genuine = r.genuine + EXCLUDED.genuine,
+                 suspicious = r.suspicious + EXCLUDED.suspicious,
+                 lat = coalesce(r.lat, EXCLUDED.lat),
+                 lon = coalesce(r.lon, EXCLUDED.lon)
+         )
+         SELECT scans, suspicious FROM state",
+    )
+    .bind(serial)
+    .bind(product_id)
+    .bind(place.lat)
+    .bind(place.lon)
+    .bind(uri.gtin)
+    .bind(uri.lot)
+    .bind(uri.serial)
+    .bind(agent)
+    .bind(&place.country)
+    .bind(&place.country_name)
+    .bind(&place.region)
+    .bind(&place.city)
+    .bind(place.source)
+    .bind(place.accuracy_km)
+    .fetch_one(conn)
+    .await
+}
+
+/// Records a scan of a URI that names no code of the tenant (a GTIN it
+/// holds, an unknown serial): possibly a counterfeit. It counts against the
+/// GTIN's product when the tenant has one.
+pub async fn record_unknown_scan(
+    conn: &mut PgConnection,
+    uri: &ScannedUri<'_>,
+    agent: &str,
+    place: &Place,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "WITH product AS (
+             SELECT coalesce((SELECT id FROM products WHERE gtin = $1), '00000000-0000-0000-0000-000000000000'::uuid) AS id
+         ), scan AS (
+             INSERT INTO scans (serial, gtin, lot, serial_text, product_id, verdict, first_scan,
+                                agent_class, country, country_name, region, city, lat, lon,
+                                location_source, location_accuracy_km)
+             SELECT NULL, $1, $2, $3, nullif(product.id, '00000000-0000-0000-0000-000000000000'::uuid),
+                    'not_recognised', NULL, $4, $5, $6, $7, $8, $9, $10, $11, $12
+             FROM product
+         )
+         INSERT INTO scan_rollup AS r (day, product_id, country, country_name, region, city,
+                                       lat, lon, scans, not_recognised)
+         SELECT (now() AT TIME ZONE 'UTC')::date, product.id, $5, $6, $7, $8, $9, $10, 1, 1
+         FROM product
+         ON CONFLICT (day, product_id, country, region, city) DO UPDATE SET
+             scans = r.scans + 1,
+             not_recognised = r.not_recognised + 1,
+             lat = coalesce(r.lat, EXCLUDED.lat),
+             lon = coalesce(r.lon, EXCLUDED.lon)",
+    )
+    .bind(uri.gtin)
+    .bind(uri.lot)
+    .bind(uri.serial)
+    .bind(agent)
+    .bind(&place.country)
+    .bind(&place.country_name)
+    .bind(&place.region)
+    .bind(&place.city)
+    .bind(place.lat)
+    .bind(place.lon)
+    .bind(place.source)
+    .bind(place.accuracy_km)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Counts a bot's or link preview's hit (today, UTC).
+pub async fn count_bot(conn: &mut PgConnection) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO scan_bots AS b (day, hits) VALUES ((now() AT TIME ZONE 'UTC')::date, 1)
+         ON CONFLICT (day) DO UPDATE SET hits = b.hits + 1",
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn settings(conn: &mut PgConnection) -> Result<ScanSettings, sqlx::Error> {
+    let (count, km, hours): (i32, i32, i32) = sqlx::query_as(
+        "SELECT suspicious_scan_count, suspicious_distance_km, suspicious_window_hours FROM org_settings",
+    )
+    .fetch_one(conn)
+    .await?;
+    Ok(ScanSettings {
+        suspicious_scan_count: count,
+        suspicious_distance_km: km,
+        suspicious_window_hours: hours,
+    })
+}
+
+pub async fn set_settings(
+    conn: &mut PgConnection,
+    rules: &ScanSettings,
+    by: Uuid,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE org_settings SET suspicious_scan_count = $1, suspicious_distance_km = $2,
+                suspicious_window_hours = $3, updated_at = now(), updated_by = $4",
+    )
+    .bind(rules.suspicious_scan_count)
+    .bind(rules.suspicious_distance_km)
+    .bind(rules.suspicious_window_hours)
+    .bind(by)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Sums of the rollup over a range of days (either end open when `None`).
+#[derive(sqlx::FromRow, Debug, Default)]
+pub struct Totals {
+    pub scans: i64,
+    pub first_scans: i64,
+    pub genuine: i64,
+    pub suspicious: i64,
+    pub not_recognised: i64,
+}
+
+pub async fn totals(
+    conn: &mut PgConnection,
+    from: Option<NaiveDate>,
+    to: Option<NaiveDate>,
+) -> Result<Totals, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT coalesce(sum(scans), 0)::bigint AS scans,
+                coalesce(sum(first_scans), 0)::bigint AS first_scans,
+                coalesce(sum(genuine), 0)::bigint AS genuine,
+                coalesce(sum(suspicious), 0)::bigint AS suspicious,
+                coalesce(sum(not_recognised), 0)::bigint AS not_recognised
+         FROM scan_rollup
+         WHERE ($1::date IS NULL OR day >= $1) AND ($2::date IS NULL OR day <= $2)",
+    )
+    .bind(from)
+    .bind(to)
+    .fetch_one(conn)
+    .await
+}
+
+#[derive(sqlx::FromRow, Debug)]
+pub struct DayRow {
+    pub day: NaiveDate,
+    pub scans: i64,
+    pub first_scans: i64,
+    pub genuine: i64,
+    pub suspicious: i64,
+    pub not_recognised: i64,
+}
+
+pub async fn by_day(
+    conn: &mut PgConnection,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Result<Vec<DayRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT day, sum(scans)::bigint AS scans, sum(first_scans)::bigint AS first_scans,
+                sum(genuine)::bigint AS genuine, sum(suspicious)::bigint AS suspicious,
+                sum(not_recognised)::bigint AS not_recognised
+         FROM scan_rollup WHERE day BETWEEN $1 AND $2
+         GROUP BY day ORDER BY day",
+    )
+    .bind(from)
+    .bind(to)
+    .fetch_all(conn)
+    .await
+}
+
+#[derive(sqlx::FromRow, Debug)]
+pub struct ProductRow {
+    pub product_id: Uuid,
+    pub product_name: Option<String>,
+    pub skuid: Option<String>,
+    pub scans: i64,
+}
+
+/// Scans per product, most scanned first (the nil id: scans of the
+/// tenant's GTINs that name no product of it).
+pub async fn by_product(
+    conn: &mut PgConnection,
+    from: Option<NaiveDate>,
+    to: Option<NaiveDate>,
+) -> Result<Vec<ProductRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT r.product_id, p.product_name, p.skuid, sum(r.scans)::bigint AS scans
+         FROM scan_rollup r LEFT JOIN products p ON p.id = r.product_id
+         WHERE ($1::date IS NULL OR r.day >= $1) AND ($2::date IS NULL OR r.day <= $2)
+         GROUP BY r.product_id, p.product_name, p.skuid
+         ORDER BY scans DESC, r.product_id",
+    )
+    .bind(from)
+    .bind(to)
+    .fetch_all(conn)
+    .await
+}
+
+#[derive(sqlx::FromRow, Debug)]
+pub struct PlaceRow {
+    pub country: String,
+    pub country_name: String,
+    pub region: String,
+    pub city: String,
+    pub lat: Option<f64>,
+    pub lon: Option<f64>,
+    pub scans: i64,
+}
+
+/// Scans per place, most first (at most 1,000 places).
+pub async fn by_place(
+    conn: &mut PgConnection,
+    from: Option<NaiveDate>,
+    to: Option<NaiveDate>,
+) -> Result<Vec<PlaceRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT country, max(country_name) AS country_name, region, city,
+                avg(lat)::float8 AS lat, avg(lon)::float8 AS lon, sum(scans)::bigint AS scans
+         FROM scan_rollup
+         WHERE ($1::date IS NULL OR day >= $1) AND ($2::date IS NULL OR day <= $2)
+         GROUP BY country, region, city
+         ORDER BY scans DESC, country, region, city
+         LIMIT 1000",
+    )
+    .bind(from)
+    .bind(to)
+    .fetch_all(conn)
+    .await
+}
+
+pub async fn bot_hits(
+    conn: &mut PgConnection,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT coalesce(sum(hits), 0)::bigint FROM scan_bots WHERE day BETWEEN $1 AND $2",
+    )
+    .bind(from)
+    .bind(to)
+    .fetch_one(conn)
+    .await
+}
+
+/// The most scanned codes: (serial, product, scans).
+pub async fn most_scanned(
+    conn: &mut PgConnection,
+    limit: i64,
+) -> Result<Vec<(i64, Uuid, i32)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT serial, product_id, scans FROM code_scan_state ORDER BY scans DESC, serial LIMIT $1",
+    )
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}
+
+/// Codes generated per product.
+pub async fn generated_per_product(
+    conn: &mut PgConnection,
+) -> Result<Vec<(Uuid, i64)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT product_id, sum(generated)::bigint FROM code_jobs GROUP BY product_id ORDER BY product_id",
+    )
+    .fetch_all(conn)
+    .await
+}
+
+/// A scan as the platform admins' list shows it.
+#[derive(sqlx::FromRow, Debug)]
+pub struct RecentScan {
+    pub id: i64,
+    pub scanned_at: DateTime<Utc>,
+    pub verdict: String,
+    pub product_name: Option<String>,
+    pub country: String,
+    pub region: String,
+    pub city: String,
+    pub lat: Option<f32>,
+    pub lon: Option<f32>,
+}
+
+/// The newest scans, newest first.
+pub async fn recent(conn: &mut PgConnection, limit: i64) -> Result<Vec<RecentScan>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT s.id, s.scanned_at, s.verdict, p.product_name, s.country, s.region, s.city, s.lat, s.lon
+         FROM scans s LEFT JOIN products p ON p.id = s.product_id
+         ORDER BY s.id DESC LIMIT $1",
+    )
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}
+
+/// Active brands with their names, for the platform admins' list.
+pub async fn active_brands<'e>(
+    db: impl PgExecutor<'e>,
+    client_id: Option<&str>,
+) -> anyhow::Result<Vec<(TenantRef, String)>> {
+    let rows: Vec<(Uuid, String, String, String, String, String)> = sqlx::query_as(
+        "SELECT id, client_id, kind, schema_name, role_name, name FROM platform.tenants
+         WHERE kind = 'brand' AND status = 'active'
+           AND ($1::text IS NULL OR lower(client_id) = lower($1))
+         ORDER BY client_id",
+    )
+    .bind(client_id)
+    .fetch_all(db)
+    .await?;
+    rows.into_iter()
+        .map(|(id, c, k, s, r, name)| Ok((TenantRef::from_columns(id, c, &k, &s, &r)?, name)))
+        .collect()
+}

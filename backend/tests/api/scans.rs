@@ -1,0 +1,747 @@
+//! Scans: the public resolver's verdicts (genuine, suspicious, not
+//! recognised), its answers as a page and as JSON, malformed links, bots
+//! counted apart, the per-address limit that never refuses a code's first
+//! scan, places from an IP database, the spec's brand scans shape and
+//! message, the platform admins' list, and isolation between brands.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use futures::future::join_all;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::{Client, TestApp, assert_isolated, unique};
+
+fn gtin() -> String {
+    let seed = uuid::Uuid::new_v4().as_u128() % 1_000_000_000_000;
+    let body = format!("{seed:012}");
+    format!("{body}{}", brandops::products::check_digit(&body))
+}
+
+/// A product with `quantity` codes (in a lot that expires on `expires_on`,
+/// when given): answers the product's id and the codes' URIs.
+async fn codes(c: &Client, quantity: u32, expires_on: Option<&str>) -> (String, Vec<String>) {
+    let (status, p) = c
+        .post(
+            "/api/products",
+            json!({"product_name": "Aspirin <b>500</b>", "skuid": unique("ASP"), "gtin": gtin()}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{p}");
+    let product = p["id"].as_str().unwrap().to_string();
+    let mut body = json!({"product_id": product, "quantity": quantity});
+    if let Some(expiry) = expires_on {
+        body["lot"] = json!({"number": unique("L").chars().take(20).collect::<String>(), "manufactured_on": "2020-01-01", "expires_on": expiry});
+    }
+    let (status, job) = c.post("/api/code-jobs", body).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{job}");
+    let id = job["id"].as_str().unwrap();
+    for _ in 0..600 {
+        let (_, job) = c.get(&format!("/api/code-jobs/{id}")).await;
+        if job["status"] == "done" {
+            break;
+        }
+        assert_ne!(job["status"], "failed", "{job}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let csv = c
+        .http
+        .get(c.url(&format!("/api/code-jobs/{id}/codes.csv")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let uris = csv
+        .lines()
+        .skip(1)
+        .map(|line| line.rsplit(',').next().unwrap().to_string())
+        .collect();
+    (product, uris)
+}
+
+/// Scans a URI as a consumer's phone at `ip` would, asking for JSON.
+async fn scan(uri: &str, ip: &str) -> (StatusCode, Value) {
+    scan_as(
+        uri,
+        ip,
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148",
+    )
+    .await
+}
+
+async fn scan_as(uri: &str, ip: &str, agent: &str) -> (StatusCode, Value) {
+    let resp = reqwest::Client::new()
+        .get(uri)
+        .header("accept", "application/json")
+        .header("user-agent", agent)
+        .header("x-forwarded-for", ip)
+        .send()
+        .await
+        .unwrap();
+    let status = resp.status();
+    (status, resp.json().await.unwrap())
+}
+
+fn serial_of(uri: &str) -> &str {
+    uri.rsplit('/').next().unwrap()
+}
+
+#[tokio::test]
+async fn a_code_is_genuine_then_suspicious_past_the_brands_rules() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (product, uris) = codes(&admin, 2, Some("2021-06-30")).await;
+    let uri = &uris[0];
+    assert!(uri.starts_with(&app.base), "{uri}");
+
+    let (status, first) = scan(uri, "198.51.100.1").await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    assert_eq!(first["verdict"], "genuine");
+    assert_eq!(first["scans_before"], 0);
+    assert_eq!(first["product"]["name"], "Aspirin <b>500</b>");
+    assert_eq!(first["product"]["gtin"].as_str().unwrap().len(), 14);
+    assert!(
+        first["product"]["skuid"]
+            .as_str()
+            .unwrap()
+            .starts_with("ASP")
+    );
+    assert_eq!(first["expiry"], "2021-06-30");
+    assert_eq!(first["expired"], true);
+    assert!(first["lot"].is_string());
+
+    let (_, second) = scan(uri, "198.51.100.1").await;
+    assert_eq!(second["verdict"], "genuine");
+    assert_eq!(second["scans_before"], 1);
+
+    // The brand allows two scans per code: the third is suspicious, and so
+    // is every later one.
+    let (status, rules) = admin
+        .put(
+            "/api/scan-settings",
+            json!({"suspicious_scan_count": 2, "suspicious_distance_km": 500, "suspicious_window_hours": 24}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{rules}");
+    let (_, third) = scan(uri, "198.51.100.1").await;
+    assert_eq!(third["verdict"], "suspicious");
+    assert_eq!(third["scans_before"], 2);
+    // The other code is untouched.
+    let (_, other) = scan(&uris[1], "198.51.100.1").await;
+    assert_eq!(other["verdict"], "genuine");
+
+    // The page, for people: escaped, with the expiry warning and its own CSP.
+    let resp = reqwest::Client::new().get(uri).send().await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let csp = resp.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(csp.contains("default-src 'none'"), "{csp}");
+    assert!(
+        resp.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    let html = resp.text().await.unwrap();
+    assert!(html.contains("Check this pack"), "{html}");
+    assert!(html.contains("Aspirin &lt;b&gt;500&lt;/b&gt;"), "{html}");
+    assert!(
+        !html.contains("<b>500"),
+        "markup from a product name must not render"
+    );
+    assert!(html.contains("expired on 2021-06-30"), "{html}");
+
+    // The dashboard sees them: four scans by people, one first scan each
+    // for two codes, the suspicious ones.
+    let (status, a) = admin.get("/api/scan-analytics").await;
+    assert_eq!(status, StatusCode::OK, "{a}");
+    assert_eq!(a["totals"]["scans"], 5, "{a}");
+    assert_eq!(a["totals"]["first_scans"], 2);
+    assert_eq!(a["totals"]["repeat_scans"], 3);
+    assert_eq!(a["totals"]["suspicious"], 2);
+    assert_eq!(a["by_product"][0]["product_id"], product.as_str());
+    assert_eq!(a["by_product"][0]["scans"], 5);
+    assert_eq!(a["by_day"].as_array().unwrap().len(), 30);
+    let today = &a["by_day"][29];
+    assert_eq!(today["scans"], 5, "{a}");
+
+    let stored: (i64, i32) = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT (SELECT count(*) FROM {0}.scans), (SELECT scans FROM {0}.code_scan_state ORDER BY scans DESC LIMIT 1)",
+        brand.schema
+    )))
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(stored, (5, 4));
+}
+
+#[tokio::test]
+async fn parallel_scans_of_one_code_each_count_once() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (_, uris) = codes(&admin, 1, None).await;
+    let answers = join_all((0..12).map(|i| {
+        let uri = uris[0].clone();
+        async move { scan(&uri, &format!("198.51.100.{}", 10 + i)).await }
+    }))
+    .await;
+    let mut before: Vec<i64> = answers
+        .iter()
+        .map(|(s, a)| {
+            assert_eq!(*s, StatusCode::OK, "{a}");
+            a["scans_before"].as_i64().unwrap()
+        })
+        .collect();
+    before.sort_unstable();
+    assert_eq!(before, (0..12).collect::<Vec<_>>());
+    let (_, a) = admin.get("/api/scan-analytics").await;
+    assert_eq!(a["totals"]["scans"], 12);
+    assert_eq!(a["totals"]["first_scans"], 1);
+}
+
+#[tokio::test]
+async fn codes_that_are_not_the_brands_are_not_recognised() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (product, uris) = codes(&admin, 1, Some("2099-12-31")).await;
+    let uri = &uris[0];
+    let gtin_path = uri.split("/10/").next().unwrap();
+    let unknown = [
+        // A serial this brand never made, on its GTIN.
+        format!("{gtin_path}/21/AAAAAAAAAAA"),
+        // A serial of another shape.
+        format!("{gtin_path}/21/12345"),
+        // The right serial with another lot.
+        format!("{gtin_path}/10/OTHER/21/{}", serial_of(uri)),
+    ];
+    for u in &unknown {
+        let (status, v) = scan(u, "198.51.100.2").await;
+        assert_eq!(status, StatusCode::OK, "{u}: {v}");
+        assert_eq!(v["verdict"], "not_recognised", "{u}");
+        assert_eq!(
+            v["product"],
+            Value::Null,
+            "a fake code learns nothing of the product"
+        );
+    }
+    // A valid GTIN no brand holds.
+    let (status, v) = scan(
+        &format!("{}/01/{:0>14}/21/X", app.base, gtin()),
+        "198.51.100.2",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["verdict"], "not_recognised");
+    // The right code is still genuine and never counted as scanned before.
+    let (_, v) = scan(uri, "198.51.100.2").await;
+    assert_eq!(v["verdict"], "genuine");
+    assert_eq!(v["scans_before"], 0);
+    assert_eq!(v["expired"], Value::Null);
+
+    let (_, a) = admin.get("/api/scan-analytics").await;
+    assert_eq!(a["totals"]["not_recognised"], 3, "{a}");
+    assert_eq!(a["totals"]["scans"], 4);
+    assert_eq!(a["by_product"][0]["product_id"], product.as_str());
+    // The page says what to do.
+    let html = reqwest::Client::new()
+        .get(&unknown[0])
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        html.contains("Not recognised") && html.contains("counterfeit"),
+        "{html}"
+    );
+}
+
+#[tokio::test]
+async fn malformed_links_get_a_clear_400_and_record_nothing() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (_, uris) = codes(&admin, 1, None).await;
+    let gtin14 = uris[0].split("/01/").nth(1).unwrap()[..14].to_string();
+    let mut wrong_digit = gtin14.clone();
+    let last = wrong_digit.pop().unwrap().to_digit(10).unwrap();
+    wrong_digit.push(char::from_digit((last + 1) % 10, 10).unwrap());
+    let cases = [
+        (format!("/01/{wrong_digit}/21/ABC"), "check digit"),
+        (
+            format!("/01/{gtin14}/21/ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+            "at most 20",
+        ),
+        (
+            format!("/01/{gtin14}/21/AB%20C"),
+            "characters GS1 does not allow",
+        ),
+        (
+            format!("/01/{gtin14}/21/%7Bx%7D"),
+            "characters GS1 does not allow",
+        ),
+        (format!("/01/{gtin14}/99/1/21/ABC"), "does not know"),
+        (format!("/01/{gtin14}/10/L1"), "no serial"),
+        ("/01/12345/21/ABC".to_string(), "8, 12, 13 or 14 digits"),
+    ];
+    let http = reqwest::Client::new();
+    for (path, says) in &cases {
+        let resp = http
+            .get(format!("{}{path}", app.base))
+            .header("accept", "application/json")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::BAD_REQUEST, "{path}");
+        let body: Value = resp.json().await.unwrap();
+        assert_eq!(body["code"], "invalid_link");
+        assert!(
+            body["error"].as_str().unwrap().contains(says),
+            "{path}: {body}"
+        );
+        let page = http
+            .get(format!("{}{path}", app.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(page.status(), StatusCode::BAD_REQUEST);
+        let html = page.text().await.unwrap();
+        assert!(html.contains("This link cannot be checked"), "{html}");
+        assert!(!html.contains("<script>"));
+    }
+    let (_, a) = admin.get("/api/scan-analytics").await;
+    assert_eq!(a["totals"]["scans"], 0);
+    // '<' and '>' are in GS1's character set: such a serial is well formed,
+    // names no code, and its page echoes no markup.
+    let resp = http
+        .get(format!("{}/01/{gtin14}/21/%3Cscript%3E", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let html = resp.text().await.unwrap();
+    assert!(
+        html.contains("Not recognised") && !html.contains("<script"),
+        "{html}"
+    );
+}
+
+#[tokio::test]
+async fn bots_and_link_previews_are_counted_apart() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (_, uris) = codes(&admin, 1, None).await;
+    for agent in [
+        "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
+        "WhatsApp/2.23.20.0 A",
+        "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+        "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
+    ] {
+        let (status, v) = scan_as(&uris[0], "198.51.100.3", agent).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(v["verdict"], "genuine");
+        assert_eq!(v["scans_before"], 0, "a bot's hit is not a scan");
+    }
+    let (_, a) = admin.get("/api/scan-analytics").await;
+    assert_eq!(a["totals"]["scans"], 0, "{a}");
+    assert_eq!(a["totals"]["bots"], 4);
+    let (_, v) = scan(&uris[0], "198.51.100.3").await;
+    assert_eq!(v["scans_before"], 0);
+}
+
+#[tokio::test]
+async fn the_limit_per_address_never_refuses_a_codes_first_scan() {
+    let app = TestApp::spawn_with(|s| s.scan_rate_per_minute = 3).await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (_, uris) = codes(&admin, 3, None).await;
+    let ip = "198.51.100.4";
+    for _ in 0..3 {
+        let (status, _) = scan(&uris[0], ip).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    // Over the limit: a repeat scan and a fake code wait...
+    let (status, v) = scan(&uris[0], ip).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert_eq!(v["code"], "too_many_requests");
+    let gtin_path = uris[0].split("/21/").next().unwrap();
+    let (status, _) = scan(&format!("{gtin_path}/21/AAAAAAAAAAA"), ip).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    // ...but a new pack's first scan is answered and counted.
+    let (status, v) = scan(&uris[1], ip).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["verdict"], "genuine");
+    // Another address is not affected.
+    let (status, _) = scan(&uris[0], "198.51.100.5").await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, a) = admin.get("/api/scan-analytics").await;
+    assert_eq!(a["totals"]["scans"], 5);
+}
+
+/// A small city database in MMDB format, as GeoLite2-City lays it out.
+fn fixture_mmdb() -> std::path::PathBuf {
+    use maxminddb_writer::Database;
+    use maxminddb_writer::paths::IpAddrWithMask;
+    #[derive(serde::Serialize)]
+    struct Names {
+        names: BTreeMap<&'static str, &'static str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        iso_code: Option<&'static str>,
+    }
+    #[derive(serde::Serialize)]
+    struct Location {
+        latitude: f64,
+        longitude: f64,
+        accuracy_radius: u16,
+    }
+    #[derive(serde::Serialize)]
+    struct City {
+        country: Names,
+        subdivisions: Vec<Names>,
+        city: Names,
+        location: Location,
+    }
+    let mut db = Database::default();
+    db.metadata.binary_format_major_version = 2;
+    db.metadata.database_type = "brandops-test-City".into();
+    db.metadata.languages = vec!["en".into()];
+    let places = [
+        (
+            "203.0.113.0",
+            "IN",
+            "India",
+            "Maharashtra",
+            "Mumbai",
+            19.076,
+            72.8777,
+        ),
+        (
+            "192.0.2.0",
+            "DE",
+            "Germany",
+            "Berlin",
+            "Berlin",
+            52.52,
+            13.405,
+        ),
+    ];
+    for (net, iso, country, region, city, lat, lon) in places {
+        let record = City {
+            country: Names {
+                names: [("en", country)].into(),
+                iso_code: Some(iso),
+            },
+            subdivisions: vec![Names {
+                names: [("en", region)].into(),
+                iso_code: None,
+            }],
+            city: Names {
+                names: [("en", city)].into(),
+                iso_code: None,
+            },
+            location: Location {
+                latitude: lat,
+                longitude: lon,
+                accuracy_radius: 20,
+            },
+        };
+        let data = db.insert_value(&record).unwrap();
+        db.insert_node(IpAddrWithMask::new(net.parse().unwrap(), 24), data);
+    }
+    let path = std::env::temp_dir().join(format!("brandops-{}.mmdb", uuid::Uuid::new_v4()));
+    let file = std::fs::File::create(&path).unwrap();
+    db.write_to(file).unwrap();
+    path
+}
+
+#[tokio::test]
+async fn scans_are_placed_from_the_ip_database_and_far_apart_scans_are_suspicious() {
+    let mmdb = fixture_mmdb();
+    let app = TestApp::spawn_with(|s| s.geoip_mmdb = Some(mmdb.clone())).await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (product, uris) = codes(&admin, 2, None).await;
+    let (_, v) = scan(&uris[0], "203.0.113.7").await;
+    assert_eq!(v["verdict"], "genuine");
+    // The same code, an hour's flight is not 6,000 km: suspicious.
+    let (_, v) = scan(&uris[0], "192.0.2.9").await;
+    assert_eq!(v["verdict"], "suspicious", "{v}");
+    // An address the database does not know: no place.
+    let (_, v) = scan(&uris[1], "198.51.100.6").await;
+    assert_eq!(v["verdict"], "genuine");
+
+    let (_, a) = admin.get("/api/scan-analytics").await;
+    let places: Vec<(String, String, String, i64)> = a["by_place"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["country"].as_str().unwrap().to_string(),
+                p["region"].as_str().unwrap().to_string(),
+                p["city"].as_str().unwrap().to_string(),
+                p["scans"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        places.contains(&("IN".into(), "Maharashtra".into(), "Mumbai".into(), 1)),
+        "{a}"
+    );
+    assert!(
+        places.contains(&("DE".into(), "Berlin".into(), "Berlin".into(), 1)),
+        "{a}"
+    );
+    assert!(
+        places.contains(&(String::new(), String::new(), String::new(), 1)),
+        "{a}"
+    );
+    let mumbai = a["by_place"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["city"] == "Mumbai")
+        .unwrap();
+    assert!((mumbai["lat"].as_f64().unwrap() - 19.076).abs() < 0.01);
+    assert_eq!(mumbai["country_name"], "India");
+
+    let (_, b) = admin.get("/api/brand-scans").await;
+    let locations = b["data"]["locations"].as_array().unwrap();
+    assert!(
+        locations
+            .iter()
+            .any(|l| l["city"] == "Mumbai" && l["count"] == 1),
+        "{b}"
+    );
+    assert_eq!(
+        b["data"]["product_scans"][0]["product_id"],
+        product.as_str()
+    );
+
+    let platform = app.login(&app.platform_admin().await).await;
+    let (status, list) = platform
+        .get(&format!("/api/admin/scans?brandId={}", brand.client_id))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    let berlin = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["Geolocation"]["city"] == "Berlin")
+        .unwrap();
+    assert_eq!(berlin["BrandId"], brand.client_id.as_str());
+    assert_eq!(berlin["Geolocation"]["country"], "DE");
+    assert_eq!(berlin["Geolocation"]["region"], "Berlin");
+    assert_eq!(berlin["Geolocation"]["loc"], "52.5200,13.4050");
+    assert_eq!(berlin["verdict"], "suspicious");
+    let _ = std::fs::remove_file(mmdb);
+}
+
+#[tokio::test]
+async fn brand_scans_answers_the_spec_shape_and_message() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (product, uris) = codes(&admin, 3, None).await;
+    scan(&uris[0], "198.51.100.7").await;
+    scan(&uris[0], "198.51.100.7").await;
+    scan(&uris[1], "198.51.100.7").await;
+
+    let (status, b) = admin.get("/api/brand-scans").await;
+    assert_eq!(status, StatusCode::OK, "{b}");
+    let data = &b["data"];
+    assert_eq!(
+        data["scan"][0],
+        json!({"id": serial_of(&uris[0]), "product_id": product, "scan_count": 2})
+    );
+    assert_eq!(data["scan"][1]["scan_count"], 1);
+    assert_eq!(
+        data["product_scans"],
+        json!([{"product_id": product, "sum": 3}])
+    );
+    assert_eq!(
+        data["total_qr_generated"],
+        json!([{"product_id": product, "count": 3}])
+    );
+    let (_, jobs) = admin.get("/api/code-jobs").await;
+    assert_eq!(data["qr_codes_remaining"], jobs["qr_codes_remaining"]);
+    assert!(data["qr_codes_remaining"].is_i64());
+    assert!(data["locations"].is_array());
+
+    // A range with no scans.
+    let (_, old) = admin
+        .get("/api/brand-scans?from=2000-01-01&to=2000-12-31")
+        .await;
+    assert_eq!(old["data"]["product_scans"], json!([]));
+    let (status, bad) = admin.get("/api/brand-scans?from=2026-02-30").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}");
+    let (status, _) = admin
+        .get("/api/brand-scans?from=2026-02-02&to=2026-02-01")
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+
+    // Platform admins must name the company: the spec's message.
+    let platform = app.login(&app.platform_admin().await).await;
+    let (status, err) = platform.get("/api/brand-scans").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(err["error"], "company_id is required");
+    let (status, named) = platform
+        .get(&format!("/api/brand-scans?company_id={}", brand.client_id))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(named, b);
+    let (status, _) = platform
+        .get("/api/brand-scans?company_id=nosuchbrand")
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // A brand's own people cannot name another brand.
+    let other = app.brand().await;
+    let (status, err) = admin
+        .get(&format!("/api/brand-scans?company_id={}", other.client_id))
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{err}");
+}
+
+#[tokio::test]
+async fn scan_rules_are_validated_and_only_admins_change_them() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let manager = app
+        .login(&app.account(&brand, brandops::accounts::Role::Manager).await)
+        .await;
+    let (status, rules) = admin.get("/api/scan-settings").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        rules,
+        json!({"suspicious_scan_count": 5, "suspicious_distance_km": 500, "suspicious_window_hours": 24})
+    );
+    for bad in [
+        json!({"suspicious_scan_count": 0, "suspicious_distance_km": 500, "suspicious_window_hours": 24}),
+        json!({"suspicious_scan_count": 5, "suspicious_distance_km": 20001, "suspicious_window_hours": 24}),
+        json!({"suspicious_scan_count": 5, "suspicious_distance_km": 500, "suspicious_window_hours": 721}),
+        json!({"suspicious_scan_count": "5", "suspicious_distance_km": 500, "suspicious_window_hours": 24}),
+        json!({"suspicious_scan_count": 5}),
+    ] {
+        let (status, _) = admin.put("/api/scan-settings", bad.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}");
+    }
+    let change = json!({"suspicious_scan_count": 9, "suspicious_distance_km": 100, "suspicious_window_hours": 2});
+    let (status, _) = manager.put("/api/scan-settings", change.clone()).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (_, rules) = admin.get("/api/scan-settings").await;
+    assert_eq!(
+        rules["suspicious_scan_count"], 5,
+        "refused changes change nothing"
+    );
+    let (status, saved) = admin.put("/api/scan-settings", change.clone()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(saved, change);
+    let (_, rules) = manager.get("/api/scan-settings").await;
+    assert_eq!(rules, change);
+    let audited: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM platform.audit_log WHERE action = 'organisation.scan_rules' AND tenant_id = $1",
+    )
+    .bind(brand.tenant.id)
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(audited, 1);
+}
+
+#[tokio::test]
+async fn platform_admins_list_scans_across_brands() {
+    let app = TestApp::spawn().await;
+    let (a, b) = (app.brand().await, app.brand().await);
+    let (ca, cb) = (app.login(&a.admin).await, app.login(&b.admin).await);
+    let (_, ua) = codes(&ca, 1, None).await;
+    let (_, ub) = codes(&cb, 1, None).await;
+    scan(&ua[0], "198.51.100.8").await;
+    scan(&ub[0], "198.51.100.8").await;
+    let platform = app.login(&app.platform_admin().await).await;
+    let (status, all) = platform.get("/api/admin/scans").await;
+    assert_eq!(status, StatusCode::OK, "{all}");
+    let brands: Vec<&str> = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["BrandId"].as_str().unwrap())
+        .collect();
+    assert!(
+        brands.contains(&a.client_id.as_str()) && brands.contains(&b.client_id.as_str()),
+        "{all}"
+    );
+    let first = &all[0];
+    for field in ["loc", "country", "city", "region"] {
+        assert!(first["Geolocation"][field].is_string(), "{first}");
+    }
+    assert!(first["BrandName"].is_string());
+    let (_, only_a) = platform
+        .get(&format!("/api/admin/scans?brandId={}", a.client_id))
+        .await;
+    assert_eq!(only_a.as_array().unwrap().len(), 1);
+    assert_eq!(only_a[0]["BrandId"], a.client_id.as_str());
+    let (status, none) = platform.get("/api/admin/scans?brandId=nosuchbrand").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(none, json!([]));
+    // Brand staff cannot read it; nobody without a session can.
+    let (status, _) = ca.get("/api/admin/scans").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = app.client().get("/api/admin/scans").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn another_brand_cannot_see_or_change_scans() {
+    let app = TestApp::spawn().await;
+    assert_isolated(
+        &app,
+        async |a: &Client| {
+            let (_, uris) = codes(a, 1, None).await;
+            scan(&uris[0], "198.51.100.9").await;
+            serial_of(&uris[0]).to_string()
+        },
+        async |c: &Client, _marker: &str| {
+            let own = c.user["clientId"].as_str().unwrap_or_default().to_string();
+            vec![
+                c.get("/api/brand-scans").await,
+                c.get(&format!("/api/brand-scans?company_id={own}")).await,
+                c.get("/api/scan-analytics").await,
+                c.get("/api/scan-settings").await,
+                c.put(
+                    "/api/scan-settings",
+                    json!({"suspicious_scan_count": 1, "suspicious_distance_km": 1, "suspicious_window_hours": 1}),
+                )
+                .await,
+            ]
+        },
+    )
+    .await;
+    // A scan recorded in one brand's schema is nowhere in another's.
+    let (a, b) = (app.brand().await, app.brand().await);
+    let ca = app.login(&a.admin).await;
+    let (_, uris) = codes(&ca, 1, None).await;
+    scan(&uris[0], "198.51.100.9").await;
+    let in_b: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT count(*) FROM {}.scans",
+        b.schema
+    )))
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(in_b, 0);
+    let cb = app.login(&b.admin).await;
+    let (_, other) = cb.get("/api/scan-analytics").await;
+    assert_eq!(other["totals"]["scans"], 0);
+}
