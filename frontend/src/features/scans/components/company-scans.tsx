@@ -35,7 +35,7 @@ function BrandScansView() {
   const scans = data.productScans.reduce((sum, p) => sum + p.sum, 0);
   return (
     <>
-      <div className="stats">
+      <div className="stats scan-stats">
         <Stat label="Scans">{formatNumber(scans)}</Stat>
         <Stat label="Codes generated">{formatNumber(totalGenerated(data))}</Stat>
         <Stat label="QR codes left in the plan">{formatNumber(data.qrCodesRemaining)}</Stat>

@@ -48,7 +48,7 @@ export function FiguresTable({ children }: { children: ReactNode }) {
 
 function TotalsTiles({ totals }: { totals: ScanTotals }) {
   return (
-    <div className="stats" role="group" aria-label="Totals">
+    <div className="stats scan-stats" role="group" aria-label="Totals">
       <Stat label="Scans">{formatNumber(totals.scans)}</Stat>
       <Stat
         label="First scans"
@@ -73,7 +73,7 @@ function AnalyticsSkeleton() {
       <span className="visually-hidden" role="status">
         Loading scan analytics…
       </span>
-      <div className="stats" aria-hidden="true">
+      <div className="stats scan-stats" aria-hidden="true">
         {['Scans', 'First scans', 'Genuine', 'Suspicious', 'Not recognised', 'Bots'].map(
           (label) => (
             <div className="stat" key={label}>
@@ -110,7 +110,7 @@ function MostScannedCodes({ productName }: { productName: (id: string) => string
       ) : null}
       {brandscans.status === 'succeeded' && data ? (
         <>
-          <div className="stats">
+          <div className="stats scan-stats">
             <Stat label="Codes generated">{formatNumber(totalGenerated(data))}</Stat>
             <Stat label="QR codes left in your plan">{formatNumber(data.qrCodesRemaining)}</Stat>
           </div>

@@ -1,0 +1,190 @@
+import { expect, test, type Page } from '@playwright/test';
+import {
+  archiveViaApi,
+  createProductViaApi,
+  demo,
+  generateCodesViaApi,
+  screenshot,
+  seriousViolations,
+  signIn,
+  unique,
+  uniqueGtin,
+} from './helpers';
+
+/** A product of this test with `quantity` codes; returns it and its codes (serial and URI path). */
+async function productWithCodes(page: Page, quantity: number) {
+  const name = unique('Scanned tea');
+  const product = await createProductViaApi(page, {
+    product_name: name,
+    skuid: unique('SCAN').toUpperCase(),
+    gtin: uniqueGtin(),
+  });
+  const jobId = await generateCodesViaApi(page, { product_id: product.id, quantity });
+  const csv = await page.request.get(`/api/code-jobs/${jobId}/codes.csv`);
+  expect(csv.status(), await csv.text()).toBe(200);
+  const lines = (await csv.text()).trim().split('\n').slice(1);
+  const codes = lines.map((line) => {
+    const [, serial, , , uri] = line.split(',');
+    return { serial: serial!, path: new URL(uri!).pathname };
+  });
+  expect(codes).toHaveLength(quantity);
+  return { ...product, name, codes };
+}
+
+/** What a consumer's phone does: opens the code's public link (no sign-in). */
+async function scan(page: Page, path: string) {
+  const answer = await page.request.get(path, {
+    headers: {
+      accept: 'application/json',
+      'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148',
+    },
+  });
+  expect(answer.status(), await answer.text()).toBeLessThan(400);
+}
+
+function analytics(page: Page) {
+  return page.getByRole('region', { name: 'Scan analytics' });
+}
+
+test('the dashboard shows this test’s scans: totals, charts with their tables, places and codes', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  await signIn(page, demo.acmeAdmin);
+  const product = await productWithCodes(page, 3);
+  try {
+    const [first, second] = product.codes;
+    await scan(page, first!.path);
+    await scan(page, first!.path);
+    await scan(page, second!.path);
+
+    await page.goto('/');
+    const section = analytics(page);
+    await expect(section.getByRole('form', { name: 'Date range' })).toContainText(
+      /Scans from .+ to .+, both days included\./,
+    );
+    const totals = section.getByLabel('Totals');
+    await expect(totals).toBeVisible();
+    await expect(totals.getByText('Scans', { exact: true })).toBeVisible();
+    // The charts load on demand, each with its label; the map draws a world.
+    await expect(section.getByRole('img', { name: /^Line chart of scans per day/ })).toBeVisible();
+    await expect(section.getByRole('img', { name: /^Doughnut chart: / })).toBeVisible();
+    await expect(
+      section.getByRole('img', { name: /^Bar chart of scans per product/ }),
+    ).toBeVisible();
+    await expect(section.getByRole('img', { name: 'World map of scans' })).toBeVisible();
+    expect(await section.locator('.scan-map path').count()).toBeGreaterThan(100);
+
+    // Per product (the chart's table): this product with its 3 scans.
+    const perProduct = section.getByRole('region', { name: 'Scans per product' });
+    await perProduct.getByText('Show the figures as a table').click();
+    await expect(
+      perProduct.getByRole('table', { name: 'Scans per product' }).getByRole('row').filter({
+        hasText: product.name,
+      }),
+    ).toContainText('3');
+
+    // Scans from the test machine have no known place: "Unknown".
+    await expect(
+      section.getByRole('table', { name: 'Scans by place' }).getByRole('row').filter({
+        hasText: 'Unknown',
+      }),
+    ).not.toHaveCount(0);
+
+    // The most scanned codes: the first code, twice, named by its product.
+    const codes = page.getByRole('region', { name: 'Most scanned codes' });
+    const showAll = codes.getByRole('button', { name: /^Show all/ });
+    if (await showAll.isVisible()) await showAll.click();
+    const row = codes.getByRole('row').filter({ hasText: first!.serial });
+    await expect(row).toContainText(product.name);
+    await expect(row).toContainText('2');
+    await expect(codes.getByText('QR codes left in your plan')).toBeVisible();
+
+    await page.waitForLoadState('networkidle');
+    await screenshot(page, testInfo, 'dashboard-scans');
+
+    // A custom range in the past has no scans, and says so.
+    const form = section.getByRole('form', { name: 'Date range' });
+    await form.getByLabel('From').fill('2020-01-01');
+    await form.getByLabel('To').fill('2020-01-31');
+    await form.getByRole('button', { name: 'Show' }).click();
+    await expect(section.getByText(/^No scans yet between/)).toBeVisible();
+    await expect(section.getByLabel('Totals')).toContainText('0');
+
+    await page.waitForLoadState('networkidle');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, testInfo, 'dashboard-scans-empty-range');
+  } finally {
+    await archiveViaApi(page, product.id).catch(() => undefined);
+  }
+});
+
+test('at phone width the dashboard fits the screen, charts and tables included', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  await signIn(page, demo.acmeAdmin);
+  const product = await productWithCodes(page, 1);
+  try {
+    await scan(page, product.codes[0]!.path);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/');
+    const section = analytics(page);
+    await expect(section.getByLabel('Totals')).toBeVisible();
+    await expect(section.getByRole('img', { name: /^Line chart of scans per day/ })).toBeVisible();
+    await expect(section.getByRole('img', { name: 'World map of scans' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Suspicious-scan rules' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    // The chart fits its card.
+    const chart = await section
+      .getByRole('img', { name: /^Line chart of scans per day/ })
+      .boundingBox();
+    expect(chart!.x + chart!.width).toBeLessThanOrEqual(390);
+    await screenshot(page, testInfo, 'dashboard-scans-phone');
+  } finally {
+    await archiveViaApi(page, product.id).catch(() => undefined);
+  }
+});
+
+test('admins see the suspicious-scan rules as a form checked before sending; workers only read them', async ({
+  page,
+  browser,
+}) => {
+  await signIn(page, demo.acmeAdmin);
+  await page.goto('/');
+  const form = page.getByRole('form', { name: 'Suspicious-scan rules' });
+  const count = form.getByLabel('Scans of one code');
+  await expect(count).not.toHaveValue('');
+  const saved = await count.inputValue();
+
+  await count.fill('0');
+  await form.getByRole('button', { name: 'Save rules' }).click();
+  await expect(count).toHaveAccessibleDescription(/Enter a whole number from 1 to 1,000\./);
+
+  // Saving the rules as they were changes nothing for the other tests.
+  await count.fill(saved);
+  await form.getByRole('button', { name: 'Save rules' }).click();
+  await expect(page.getByText('Suspicious-scan rules saved.')).toBeVisible();
+
+  const worker = await (await browser.newContext()).newPage();
+  await signIn(worker, demo.acmeWorker);
+  await worker.goto('/');
+  const rules = worker.getByRole('region', { name: 'Suspicious-scan rules' });
+  await expect(rules).toContainText(`more than ${saved} times`);
+  await expect(worker.getByRole('form', { name: 'Suspicious-scan rules' })).toHaveCount(0);
+  await expect(analytics(worker).getByLabel('Totals')).toBeVisible();
+});
+
+test('a platform admin chooses the brand whose scans to see', async ({ page }) => {
+  await signIn(page, demo.platform);
+  await page.goto('/');
+  const section = analytics(page);
+  await expect(section.getByText(/choose one to see its scans/)).toBeVisible();
+  await section.getByLabel('Brand').selectOption({ label: 'Acme Consumer Goods' });
+  await expect(section.getByRole('table', { name: 'Most scanned codes' })).toBeVisible();
+  await expect(section.getByText('QR codes left in the plan')).toBeVisible();
+});
