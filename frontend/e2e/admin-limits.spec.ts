@@ -6,7 +6,10 @@ import { csrfToken, demo, seriousViolations, signIn } from './helpers';
 const TENANT = { clientId: 'clientB', name: 'Client B Laboratories', productLimit: 100 };
 
 function tenantRow(page: Page) {
-  return page.getByRole('row').filter({ has: page.getByText(TENANT.clientId, { exact: true }) });
+  return page
+    .getByRole('table', { name: 'Tenants' })
+    .getByRole('row')
+    .filter({ has: page.getByText(TENANT.clientId, { exact: true }) });
 }
 
 /** Sets the product limit through the API (clean-up), as the signed-in platform admin. */
@@ -115,7 +118,10 @@ test('at 1280 px the tenants table fits: every row’s buttons are on screen wit
   await signIn(page, demo.platform);
   await page.goto('/admin/dashboard');
   await expect(tenantRow(page)).toHaveCount(1);
-  const wrap = page.locator('.table-wrap');
+  // The tenants table's (the scans table below it has its own).
+  const wrap = page
+    .locator('.table-wrap')
+    .filter({ has: page.getByRole('table', { name: 'Tenants' }) });
   const sideways = await wrap.evaluate((el) => el.scrollWidth - el.clientWidth);
   expect(sideways, 'the table scrolls sideways by this many pixels').toBe(0);
   const box = (await wrap.boundingBox())!;
