@@ -29,6 +29,15 @@ checks, get the same treatment for the bodies the generator means as valid
 (File contents, a CSV import or an image, are not rewritten here: see
 schemathesis.toml.)
 
+Scan analytics (`brandScans`, `scanAnalytics`) take a range of days,
+`from`-`to`: a range whose ends are in the wrong order, or (for the day-by-day
+dashboard) longer than 731 days, is a 400 a Rust test checks; a generated
+range that is valid date by date is put in order and, if too long, shortened
+to its last 30 days. A platform admin must name the brand whose scans it reads
+(`company_id`, the spec's 400 'company_id is required', checked by a Rust
+test): when signed in as one, a generated request without it names the demo
+brand `acme`.
+
 A code job's `quantity` may be up to 10,000,000 codes, which the server
 would really generate (and the stateful phase links created products to new
 jobs). A valid quantity above 100 is lowered to 100, so that the run tests
@@ -195,6 +204,47 @@ def mapped(body):
     return body
 
 
+SCAN_RANGE_OPERATIONS = {"brandScans", "scanAnalytics"}
+# The longest range scanAnalytics shows day by day (scans::api::MAX_DAYS).
+MOST_DAYS = 731
+PLATFORM_ADMIN = EMAIL.startswith("platform@")
+
+
+def valid_range(query):
+    from datetime import date, timedelta
+
+    try:
+        start = date.fromisoformat(query["from"]) if "from" in query else None
+        end = date.fromisoformat(query["to"]) if "to" in query else None
+    except (TypeError, ValueError):
+        return query
+    if start and end and start > end:
+        start, end = end, start
+    if start and end and (end - start).days >= MOST_DAYS:
+        start = end - timedelta(days=29)
+    if start and not end and start > date.today():
+        end = start
+    if start and not end and (date.today() - start).days >= MOST_DAYS:
+        start = date.today() - timedelta(days=29)
+    if end and not start and end < date.min + timedelta(days=31):
+        start = end
+    out = dict(query)
+    if start:
+        out["from"] = start.isoformat()
+    if end:
+        out["to"] = end.isoformat()
+    return out
+
+
+def mapped_query(operation_id, query):
+    if operation_id not in SCAN_RANGE_OPERATIONS:
+        return query
+    query = valid_range(dict(query or {}))
+    if operation_id == "brandScans" and PLATFORM_ADMIN and not query.get("company_id"):
+        query["company_id"] = "acme"
+    return query
+
+
 def negative(case):
     """Whether the case is meant to break the contract (left as it is)."""
     meta = getattr(case, "meta", None)
@@ -208,4 +258,8 @@ def negative(case):
 def map_case(context, case):
     if case.body is not NOT_SET and not negative(case):
         case.body = mapped(case.body)
+    if not negative(case):
+        operation_id = case.operation.definition.raw.get("operationId")
+        if operation_id in SCAN_RANGE_OPERATIONS:
+            case.query = mapped_query(operation_id, case.query if case.query is not NOT_SET else None)
     return case

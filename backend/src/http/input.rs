@@ -315,19 +315,30 @@ impl Type for IsoDate {
     }
 }
 
+impl IsoDate {
+    fn parse_text(s: &str) -> ParseResult<Self> {
+        chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
+            .ok()
+            .filter(|_| s.len() == 10)
+            .map(Self)
+            .ok_or_else(|| ParseError::custom(format!("'{s}' is not a date written YYYY-MM-DD")))
+    }
+}
+
 impl ParseFromJSON for IsoDate {
     fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
         match value {
-            Some(Value::String(s)) => chrono::NaiveDate::parse_from_str(&s, "%Y-%m-%d")
-                .ok()
-                .filter(|_| s.len() == 10)
-                .map(Self)
-                .ok_or_else(|| {
-                    ParseError::custom(format!("'{s}' is not a date written YYYY-MM-DD"))
-                }),
+            Some(Value::String(s)) => Self::parse_text(&s),
             Some(other) => Err(ParseError::expected_type(other)),
             None => Err(ParseError::expected_input()),
         }
+    }
+}
+
+/// A date in a query (`?from=2026-01-31`).
+impl ParseFromParameter for IsoDate {
+    fn parse_from_parameter(value: &str) -> ParseResult<Self> {
+        Self::parse_text(value)
     }
 }
 

@@ -9,7 +9,6 @@ use poem::http::StatusCode;
 use poem::web::Data;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
-use poem_openapi::registry::MetaSchema;
 use poem_openapi::{Object, OpenApi};
 use uuid::Uuid;
 
@@ -17,7 +16,7 @@ use super::{ScanSettings, Verdict, store};
 use crate::codes::Serial;
 use crate::error_responses;
 use crate::http::error::ApiError;
-use crate::http::input::{IsoDate, Text, TextRule};
+use crate::http::input::{IsoDate, Text};
 use crate::http::security::{SignedIn, TenantSession};
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -28,15 +27,6 @@ use crate::tenants::onboard::ClientIdInPath;
 
 #[derive(Default)]
 pub struct ScansApi;
-
-/// A day, `YYYY-MM-DD`.
-pub struct Day;
-
-impl TextRule for Day {
-    fn limits(schema: &mut MetaSchema) {
-        schema.pattern = Some("^[0-9]{4}-[0-9]{2}-[0-9]{2}$".into());
-    }
-}
 
 /// One of the most scanned codes.
 #[derive(Object, Debug)]
@@ -216,23 +206,38 @@ const MAX_DAYS: i64 = 731;
 /// The most scans the platform admins' list shows.
 const ADMIN_LIST_LIMIT: i64 = 200;
 
-fn day(name: &str, value: Option<&Text<Day>>) -> Result<Option<NaiveDate>, ApiError> {
-    let Some(text) = value.and_then(Text::get) else {
-        return Ok(None);
-    };
-    NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        .ok()
-        .filter(|_| text.len() == 10)
-        .map(Some)
-        .ok_or_else(|| {
-            ApiError::invalid_input(format!("{name} must be a date written YYYY-MM-DD."))
-        })
-}
-
 fn ordered(from: Option<NaiveDate>, to: Option<NaiveDate>) -> Result<(), ApiError> {
     match (from, to) {
         (Some(f), Some(t)) if f > t => Err(ApiError::invalid_input("from must not be after to.")),
         _ => Ok(()),
+    }
+}
+
+/// A clientId in a query: absent, or as the contract's pattern says.
+fn client_id_param<'a>(
+    name: &str,
+    value: Option<&'a Text<ClientIdInPath>>,
+) -> Result<Option<&'a str>, ApiError> {
+    let Some(text) = value.and_then(Text::get) else {
+        return Ok(None);
+    };
+    let ok = (2..=30).contains(&text.len())
+        && text.starts_with(|c: char| c.is_ascii_alphabetic())
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if ok {
+        Ok(Some(text))
+    } else if text.is_empty() && name == "company_id" {
+        Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "company_id_required",
+            COMPANY_ID_REQUIRED,
+        ))
+    } else {
+        Err(ApiError::invalid_input(format!(
+            "{name} must be an organisation's clientId: a letter, then 1 to 29 letters, digits, '-' or '_'."
+        )))
     }
 }
 
@@ -243,7 +248,6 @@ async fn scans_owner(
     caller: &SignedIn,
     company_id: Option<&str>,
 ) -> Result<TenantRef, ApiError> {
-    let company_id = company_id.map(str::trim).filter(|c| !c.is_empty());
     match (&caller.session.tenant, company_id) {
         (Some(own), None) => Ok(own.clone()),
         (Some(own), Some(named)) if named.eq_ignore_ascii_case(&own.client_id) => Ok(own.clone()),
@@ -279,14 +283,13 @@ impl ScansApi {
         state: Data<&SharedState>,
         caller: SignedIn,
         company_id: Query<Option<Text<ClientIdInPath>>>,
-        from: Query<Option<Text<Day>>>,
-        to: Query<Option<Text<Day>>>,
+        from: Query<Option<IsoDate>>,
+        to: Query<Option<IsoDate>>,
     ) -> Result<BrandScansOk, BrandScansError> {
-        let from = day("from", from.0.as_ref())?;
-        let to = day("to", to.0.as_ref())?;
+        let (from, to) = (from.0.map(|d| d.0), to.0.map(|d| d.0));
         ordered(from, to)?;
-        let tenant =
-            scans_owner(&state, &caller, company_id.0.as_ref().and_then(Text::get)).await?;
+        let company_id = client_id_param("company_id", company_id.0.as_ref())?;
+        let tenant = scans_owner(&state, &caller, company_id).await?;
         let mut conn = state.db.read_tenant(&tenant).await?;
         let scan = store::most_scanned(&mut conn, 100)
             .await?
@@ -349,11 +352,11 @@ impl ScansApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-        from: Query<Option<Text<Day>>>,
-        to: Query<Option<Text<Day>>>,
+        from: Query<Option<IsoDate>>,
+        to: Query<Option<IsoDate>>,
     ) -> Result<ScanAnalyticsOk, ScanAnalyticsError> {
-        let to = day("to", to.0.as_ref())?.unwrap_or_else(|| Utc::now().date_naive());
-        let from = day("from", from.0.as_ref())?.unwrap_or(to - Duration::days(29));
+        let to = to.0.map_or_else(|| Utc::now().date_naive(), |d| d.0);
+        let from = from.0.map_or(to - Duration::days(29), |d| d.0);
         ordered(Some(from), Some(to))?;
         if (to - from).num_days() >= MAX_DAYS {
             return Err(ApiError::invalid_input(format!(
@@ -490,10 +493,10 @@ impl ScansApi {
         _caller: SignedIn,
         #[oai(name = "brandId")] brand_id: Query<Option<Text<ClientIdInPath>>>,
     ) -> Result<AdminScansOk, AdminScansError> {
-        let brands =
-            store::active_brands(&state.db.platform, brand_id.0.as_ref().and_then(Text::get))
-                .await
-                .map_err(ApiError::internal)?;
+        let brand_id = client_id_param("brandId", brand_id.0.as_ref())?;
+        let brands = store::active_brands(&state.db.platform, brand_id)
+            .await
+            .map_err(ApiError::internal)?;
         let mut all = Vec::new();
         for (tenant, name) in brands {
             let mut conn = state.db.read_tenant(&tenant).await?;

@@ -595,6 +595,11 @@ async fn brand_scans_answers_the_spec_shape_and_message() {
     let (status, err) = platform.get("/api/brand-scans").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(err["error"], "company_id is required");
+    let (status, err) = platform.get("/api/brand-scans?company_id=").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(err["error"], "company_id is required");
+    let (status, err) = platform.get("/api/brand-scans?company_id=a%20b").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
     let (status, named) = platform
         .get(&format!("/api/brand-scans?company_id={}", brand.client_id))
         .await;
@@ -692,6 +697,8 @@ async fn platform_admins_list_scans_across_brands() {
         .await;
     assert_eq!(only_a.as_array().unwrap().len(), 1);
     assert_eq!(only_a[0]["BrandId"], a.client_id.as_str());
+    let (status, _) = platform.get("/api/admin/scans?brandId=").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
     let (status, none) = platform.get("/api/admin/scans?brandId=nosuchbrand").await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(none, json!([]));
