@@ -161,6 +161,21 @@ pub async fn resolve(req: &Request, Data(state): Data<&SharedState>) -> Response
             );
         }
     };
+    match link_type(req).as_deref() {
+        Some("all") => return linkset(req, state, &link).await,
+        Some("gs1:dpp") => {
+            return problem(
+                req,
+                StatusCode::NOT_FOUND,
+                "no_passport",
+                "No passport yet",
+                "No digital product passport is published for this product yet.",
+            );
+        }
+        // Any other link type is answered with the default link, the scan
+        // page, as GS1's resolver standard asks.
+        _ => {}
+    }
     let agent = if req.method() == Method::HEAD {
         AgentClass::Bot
     } else {
@@ -200,6 +215,67 @@ pub async fn resolve(req: &Request, Data(state): Data<&SharedState>) -> Response
         }
     };
     respond(req, &link, &outcome)
+}
+
+/// The `linkType` the query asks for (`all`, `gs1:dpp`, …), if any.
+fn link_type(req: &Request) -> Option<String> {
+    req.uri().query()?.split('&').find_map(|pair| {
+        let (key, value) = pair.split_once('=')?;
+        (key == "linkType").then(|| value.replace("%3A", ":").replace("%3a", ":"))
+    })
+}
+
+/// `linkType=all`: the links this resolver has for the code, as an RFC 9264
+/// linkset (`application/linkset+json`). It names the page, never what the
+/// code is; asking for it records no scan.
+async fn linkset(req: &Request, state: &SharedState, link: &DigitalLink) -> Response {
+    match store::gtin_holder(&state.db.platform, &link.gtin).await {
+        Ok(Some(_)) => {}
+        Ok(None) => {
+            return problem(
+                req,
+                StatusCode::NOT_FOUND,
+                "not_found",
+                "Not recognised",
+                "This resolver has no links for this GTIN.",
+            );
+        }
+        Err(err) => {
+            tracing::error!(error = ?err, "reading the GTIN registry failed");
+            return problem(
+                req,
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "Cannot check right now",
+                "Links cannot be listed right now. Please try again in a few minutes.",
+            );
+        }
+    }
+    let mut anchor = format!("{}/01/{}", state.settings.public_url(), link.gtin);
+    if let Some(lot) = &link.lot {
+        anchor.push_str("/10/");
+        anchor.push_str(&crate::codes::percent_encode(lot));
+    }
+    anchor.push_str("/21/");
+    anchor.push_str(&crate::codes::percent_encode(&link.serial));
+    let page = serde_json::json!([{
+        "href": anchor,
+        "title": "Product check: is this pack genuine?",
+        "type": "text/html",
+        "hreflang": ["en"],
+    }]);
+    let body = serde_json::json!({
+        "linkset": [{
+            "anchor": anchor,
+            "https://gs1.org/voc/defaultLink": page,
+            "https://gs1.org/voc/pip": page,
+        }]
+    });
+    Response::builder()
+        .status(StatusCode::OK)
+        .content_type("application/linkset+json")
+        .header(header::CACHE_CONTROL, "no-store")
+        .body(serde_json::to_vec(&body).unwrap_or_default())
 }
 
 /// Looks the code up and records the scan, in the brand's schema. `None`

@@ -182,6 +182,37 @@ async fn a_code_is_genuine_then_suspicious_past_the_brands_rules() {
 }
 
 #[tokio::test]
+async fn link_types_all_and_dpp() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (_, uris) = codes(&admin, 1, Some("2099-01-31")).await;
+    let resp = reqwest::Client::new()
+        .get(format!("{}?linkType=all", uris[0]))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert_eq!(resp.headers()["content-type"], "application/linkset+json");
+    let set: Value = resp.json().await.unwrap();
+    assert_eq!(set["linkset"][0]["anchor"], uris[0].as_str(), "{set}");
+    assert_eq!(
+        set["linkset"][0]["https://gs1.org/voc/defaultLink"][0]["href"],
+        uris[0].as_str()
+    );
+    let (status, v) = scan(&format!("{}?linkType=gs1:dpp", uris[0]), "198.51.100.11").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(v["code"], "no_passport");
+    // Neither is a scan; another link type is the default page, a scan.
+    let (_, v) = scan(&format!("{}?linkType=gs1:pip", uris[0]), "198.51.100.11").await;
+    assert_eq!(v["verdict"], "genuine");
+    assert_eq!(v["scans_before"], 0);
+    let unknown = format!("{}/01/{:0>14}/21/X?linkType=all", app.base, gtin());
+    let resp = reqwest::Client::new().get(unknown).send().await.unwrap();
+    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
 async fn parallel_scans_of_one_code_each_count_once() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
