@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import {
   archiveViaApi,
@@ -50,6 +51,12 @@ test('the dashboard shows this test’s scans: totals, charts with their tables,
   page,
 }, testInfo) => {
   test.setTimeout(180_000);
+  // The charts and the map draw under the app's Content-Security-Policy.
+  const cspViolations: string[] = [];
+  page.on('console', (message) => {
+    if (/content security policy|refused to/i.test(message.text()))
+      cspViolations.push(message.text());
+  });
   await signIn(page, demo.acmeAdmin);
   const product = await productWithCodes(page, 3);
   try {
@@ -113,7 +120,21 @@ test('the dashboard shows this test’s scans: totals, charts with their tables,
 
     await page.waitForLoadState('networkidle');
     expect(await seriousViolations(page)).toEqual([]);
+    // Dark theme: the analytics themselves (the layout around them is checked elsewhere).
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    const dark = await new AxeBuilder({ page })
+      .include('#main')
+      .exclude('nav')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    expect(
+      dark.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) })),
+    ).toEqual([]);
     await screenshot(page, testInfo, 'dashboard-scans-empty-range');
+    expect(cspViolations).toEqual([]);
   } finally {
     await archiveViaApi(page, product.id).catch(() => undefined);
   }
@@ -187,4 +208,14 @@ test('a platform admin chooses the brand whose scans to see', async ({ page }) =
   await section.getByLabel('Brand').selectOption({ label: 'Acme Consumer Goods' });
   await expect(section.getByRole('table', { name: 'Most scanned codes' })).toBeVisible();
   await expect(section.getByText('QR codes left in the plan')).toBeVisible();
+});
+
+test('a client organisation’s admin is told that scan analytics are for brands', async ({
+  page,
+}) => {
+  await signIn(page, demo.clientAAdmin);
+  await page.goto('/');
+  await expect(analytics(page)).toContainText('Scan analytics are kept for brands');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Go to' })).toBeVisible();
 });

@@ -1,5 +1,6 @@
 import { DashboardPage } from '@/features/dashboard/components/dashboard-page';
 import { listTenants } from '@/features/platform-admin/api/tenants-api';
+import { loadProducts } from '@/features/products/api/products-api';
 import { CompanyScans, type LoadCompanies } from '@/features/scans/components/company-scans';
 import { ScanAnalytics } from '@/features/scans/components/scan-analytics';
 import { useAppStore } from '@/stores/app-store';
@@ -17,15 +18,20 @@ const loadBrands: LoadCompanies = async () => {
 };
 
 /**
- * `/`: the organisation's scan analytics for its staff; a platform admin,
- * who belongs to no brand, chooses the brand whose scans to see.
+ * `/`: the organisation's scan analytics for its staff (the product list
+ * names the most scanned codes); a platform admin, who belongs to no brand,
+ * chooses the brand whose scans to see.
  */
 export function Component() {
   const role = useAppStore((s) => s.auth.user?.role);
   return (
     <DashboardPage
       analytics={
-        role === 'platform_admin' ? <CompanyScans loadCompanies={loadBrands} /> : <ScanAnalytics />
+        role === 'platform_admin' ? (
+          <CompanyScans loadCompanies={loadBrands} />
+        ) : (
+          <ScanAnalytics loadProductNames={loadProducts} />
+        )
       }
     />
   );

@@ -4,10 +4,6 @@ import type { BrandScansData } from './store/brandscans-slice';
 
 export type { BrandScansData };
 
-export function emptyBrandScans(): BrandScansData {
-  return { scan: [], locations: [], productScans: [], totalQrGenerated: [], qrCodesRemaining: 0 };
-}
-
 /** Reads the answer's `data` without trusting it: missing lists are empty, numbers default to 0. */
 export function toBrandScans(data: unknown): BrandScansData {
   const raw = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;

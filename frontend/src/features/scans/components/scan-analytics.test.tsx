@@ -198,9 +198,7 @@ describe('Scan analytics', () => {
       'Scans appear here when consumers open your codes’ links.',
     );
     expect(screen.queryByRole('img', { name: /chart/ })).not.toBeInTheDocument();
-    expect(
-      await screen.findByText('No code has been scanned in this range yet.'),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('No code has been scanned yet.')).toBeInTheDocument();
   });
 
   it.each([
@@ -341,5 +339,43 @@ describe('A client organisation', () => {
     expect(await screen.findByText(/Scan analytics are kept for brands/)).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.queryByRole('form', { name: 'Date range' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Most scanned codes', () => {
+  it('are named from the product list, which the page asks to load', async () => {
+    signInAs(adminSession);
+    mockApi({
+      'GET /api/scan-analytics': () => json(200, analytics),
+      'GET /api/brand-scans': () => json(200, brandScans),
+      'GET /api/scan-settings': () => json(200, settings),
+    });
+    const loadProductNames = vi.fn(() => {
+      useAppStore.getState().loadSucceeded('products', {
+        products: [
+          {
+            id: 'p-gone',
+            product_name: 'Chamomile 20',
+            skuid: 'CH-20',
+            gtin: '04006381333931',
+            category: '',
+            image_urls: [],
+            metadata: {},
+            attributes: [],
+            product_description: '',
+            created_at: '2025-01-01T00:00:00Z',
+            updated_at: '2025-01-01T00:00:00Z',
+          },
+        ],
+        maxProducts: 10,
+        addedProducts: 1,
+        limitKnown: true,
+      });
+      return Promise.resolve();
+    });
+    renderPage(<ScanAnalytics loadProductNames={loadProductNames} />);
+    const codes = within(await screen.findByLabelText('Most scanned codes', { selector: 'table' }));
+    expect(codes.getAllByRole('row')[2]).toHaveTextContent(/ZZZZZZZZZZ1.*Chamomile 20.*2/);
+    expect(loadProductNames).toHaveBeenCalledTimes(1);
   });
 });

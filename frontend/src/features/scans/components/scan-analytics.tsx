@@ -104,6 +104,7 @@ function MostScannedCodes({ productName }: { productName: (id: string) => string
         </>
       }
     >
+      <p className="muted">The codes scanned most since they were made, whatever the period.</p>
       {brandscans.status === 'failed' ? <ErrorAlert>{brandscans.error}</ErrorAlert> : null}
       {brandscans.status === 'loading' || (brandscans.status === 'idle' && !data) ? (
         <LoadingBlock label="Loading the most scanned codes…" />
@@ -183,10 +184,13 @@ function Charts({ data }: { data: ScanAnalyticsData }) {
 /** The analytics of one range (remounted for each range, so a new range starts from loading). */
 function RangeAnalytics({ range }: { range: DateRange }) {
   const { result, reload } = useApiResult(() => fetchScanAnalytics(range));
+  // The organisation's products, when loaded: they name the most scanned codes.
+  const products = useAppStore((s) => s.products.data.products);
   if (result === null) return <AnalyticsSkeleton />;
   if (!result.ok) return <ErrorAlert onRetry={reload}>{result.message}</ErrorAlert>;
   const data = result.data;
   const names = new Map(data.byProduct.map((p) => [p.productId, p.productName]));
+  for (const product of products) names.set(product.id, product.product_name);
   return (
     <>
       <TotalsTiles totals={data.totals} />
@@ -210,7 +214,12 @@ function RangeAnalytics({ range }: { range: DateRange }) {
  * over time, per product, first against repeat, a world map and a table of
  * places, the most-scanned codes, and the suspicious-scan rules.
  */
-export function ScanAnalytics() {
+export function ScanAnalytics({
+  loadProductNames,
+}: {
+  /** Loads the `products` slice, whose names label the most scanned codes (the route passes it). */
+  loadProductNames?: () => Promise<void>;
+}) {
   const role = useAppStore((s) => s.auth.user?.role);
   const [range, setRange] = useState<DateRange>(() => lastDays(DEFAULT_RANGE_DAYS));
   const settings = useApiResult(fetchScanSettings);
@@ -218,6 +227,12 @@ export function ScanAnalytics() {
   useEffect(() => {
     void loadBrandScans(range);
   }, [range]);
+
+  useEffect(() => {
+    if (loadProductNames && useAppStore.getState().products.status === 'idle') {
+      void loadProductNames();
+    }
+  }, [loadProductNames]);
 
   // Scans are a brand's: the server refuses them to a client organisation's staff.
   const answer = settings.result;

@@ -117,7 +117,7 @@ export function TopCodesTable({
       columns={columns}
       rows={codes}
       rowKey={(c) => c.id}
-      empty="No code has been scanned in this range yet."
+      empty="No code has been scanned yet."
     />
   );
 }
