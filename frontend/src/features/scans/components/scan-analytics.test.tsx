@@ -218,6 +218,7 @@ describe('Scan analytics', () => {
     const card = await screen.findByRole('region', { name: 'Most scanned codes' });
     expect(await within(card).findByRole('alert')).toHaveTextContent(message);
     expect(useAppStore.getState().brandscans).toMatchObject({ status: 'failed', error: message });
+    expect(within(card).getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
   it('shows the server’s reason when the analytics fail, and tries again', async () => {

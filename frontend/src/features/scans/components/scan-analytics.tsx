@@ -92,7 +92,13 @@ function AnalyticsSkeleton() {
   );
 }
 
-function MostScannedCodes({ productName }: { productName: (id: string) => string | null }) {
+function MostScannedCodes({
+  productName,
+  onRetry,
+}: {
+  productName: (id: string) => string | null;
+  onRetry: () => void;
+}) {
   const brandscans = useAppStore((s) => s.brandscans);
   const [showAll, setShowAll] = useState(false);
   const data = brandscans.data;
@@ -105,7 +111,9 @@ function MostScannedCodes({ productName }: { productName: (id: string) => string
       }
     >
       <p className="muted">The codes scanned most since they were made, whatever the period.</p>
-      {brandscans.status === 'failed' ? <ErrorAlert>{brandscans.error}</ErrorAlert> : null}
+      {brandscans.status === 'failed' ? (
+        <ErrorAlert onRetry={onRetry}>{brandscans.error}</ErrorAlert>
+      ) : null}
       {brandscans.status === 'loading' || (brandscans.status === 'idle' && !data) ? (
         <LoadingBlock label="Loading the most scanned codes…" />
       ) : null}
@@ -203,7 +211,10 @@ function RangeAnalytics({ range }: { range: DateRange }) {
         <Charts data={data} />
       )}
       <div className="section">
-        <MostScannedCodes productName={(id) => names.get(id) || null} />
+        <MostScannedCodes
+          productName={(id) => names.get(id) || null}
+          onRetry={() => void loadBrandScans(range)}
+        />
       </div>
     </>
   );
