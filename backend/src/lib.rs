@@ -12,8 +12,8 @@
 //! `api.rs` or `api/`: its operations; `store.rs`: its SQL):
 //! `accounts` (organisation users, the user's own profile and preferences),
 //! `audit`, `auth` (sign-in, sessions), `codes` (serialized codes: jobs,
-//! downloads), `labels` (templates, previews, print jobs), `organisation`, `products`, `scans` (the public resolver, scan
-//! records and analytics), `tenants`
+//! downloads), `labels` (templates, previews, print jobs), `organisation`, `products`, `reviews` (consumers' reviews from the scan
+//! page), `scans` (the public resolver, scan records and analytics), `tenants`
 //! (onboarding and platform administration). `docs/adding-a-domain.md` is the
 //! checklist for a new one.
 
@@ -32,5 +32,6 @@ pub mod auth;
 pub mod codes;
 pub mod organisation;
 pub mod products;
+pub mod reviews;
 pub mod scans;
 pub mod tenants;

@@ -29,7 +29,8 @@ checks, get the same treatment for the bodies the generator means as valid
 (File contents, a CSV import or an image, are not rewritten here: see
 schemathesis.toml.)
 
-Scan analytics (`brandScans`, `scanAnalytics`) take a range of days,
+Scan analytics (`brandScans`, `scanAnalytics`, `sessionsData`, `usersData`)
+take a range of days,
 `from`-`to`: a range whose ends are in the wrong order, or (for the day-by-day
 dashboard) longer than 731 days, is a 400 a Rust test checks; a generated
 range that is valid date by date is put in order and, if too long, shortened
@@ -204,7 +205,7 @@ def mapped(body):
     return body
 
 
-SCAN_RANGE_OPERATIONS = {"brandScans", "scanAnalytics"}
+SCAN_RANGE_OPERATIONS = {"brandScans", "scanAnalytics", "sessionsData", "usersData"}
 # The longest range scanAnalytics shows day by day (scans::api::MAX_DAYS).
 MOST_DAYS = 731
 PLATFORM_ADMIN = EMAIL.startswith("platform@")

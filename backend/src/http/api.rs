@@ -14,10 +14,13 @@ use crate::http::health::HealthApi;
 use crate::labels::api::LabelsApi;
 use crate::organisation::api::OrganisationApi;
 use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
+use crate::reviews::api::ReviewsApi;
 use crate::scans::api::ScansApi;
 use crate::tenants::api::TenantsApi;
 
-/// Every API of the service, in the order the contract lists them.
+/// Every API of the service, in the order the contract lists them. (A
+/// tuple implements `Default` up to twelve elements, so related domains are
+/// grouped in a nested tuple.)
 pub type Apis = (
     HealthApi,
     AuthApi,
@@ -25,12 +28,14 @@ pub type Apis = (
     MeApi,
     OrganisationApi,
     TenantsApi,
-    ProductsApi,
-    ProductImagesApi,
-    ProductTransferApi,
-    CodesApi,
-    LabelsApi,
-    ScansApi,
+    (
+        ProductsApi,
+        ProductImagesApi,
+        ProductTransferApi,
+        CodesApi,
+        LabelsApi,
+    ),
+    (ScansApi, ReviewsApi),
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {

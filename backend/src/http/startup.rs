@@ -73,6 +73,7 @@ impl Application {
             None => None,
         };
         let scan_limiter = crate::scans::resolver::ScanLimiter::new(settings.scan_rate_per_minute);
+        let review_key = crate::reviews::TokenKey::derive(settings.db_role_secret.expose());
         let state = Arc::new(AppState {
             cookie_key: cookie_key(&settings)?,
             settings,
@@ -85,6 +86,8 @@ impl Application {
             storage,
             ip_places,
             scan_limiter,
+            review_limiter: crate::scans::resolver::ScanLimiter::new(10),
+            review_key,
         });
         Ok(Self {
             acceptor,
@@ -209,6 +212,8 @@ pub fn routes(state: SharedState) -> impl poem::Endpoint {
         .nest("/api", api)
         // GS1 Digital Link URIs of codes: the public resolver (issue 9).
         .at("/01/*rest", poem::get(crate::scans::resolver::resolve))
+        // The scan page's review form.
+        .at("/r/review", poem::post(crate::reviews::public::add_review))
         .nest("/", web_app)
         // Errors become answers here, so that they carry the headers too.
         .catch_all_error(|err| async move { err.into_response() })

@@ -30,6 +30,10 @@ pub struct AppState {
     pub ip_places: Option<crate::scans::geo::IpPlaces>,
     /// The public resolver's per-address limit.
     pub scan_limiter: crate::scans::resolver::ScanLimiter,
+    /// Reviews one address may send per minute.
+    pub review_limiter: crate::scans::resolver::ScanLimiter,
+    /// Signs the review tokens of scans (derived from `DB_ROLE_SECRET`).
+    pub review_key: crate::reviews::TokenKey,
 }
 
 pub type SharedState = Arc<AppState>;

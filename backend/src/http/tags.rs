@@ -28,4 +28,7 @@ pub enum ApiTags {
     /// the platform admins' list across brands. (The public resolver itself,
     /// `GET /01/{gtin}[/10/{lot}]/21/{serial}`, is outside `/api`.)
     Scans,
+    /// Consumers' reviews from the scan page, read and moderated by the
+    /// brand. (Consumers send them to `POST /r/review`, outside `/api`.)
+    Reviews,
 }

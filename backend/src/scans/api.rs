@@ -168,6 +168,63 @@ pub struct AdminScan {
     pub geolocation: Geolocation,
 }
 
+/// Consumer sessions on scan pages: a session is a run of scans by one
+/// anonymous consumer with less than 30 minutes between two of them.
+#[derive(Object, Debug)]
+pub struct SessionsData {
+    pub from: IsoDate,
+    pub to: IsoDate,
+    /// Sessions started in the range.
+    pub sessions: i64,
+    /// Scans by consumers with a session, in the range.
+    pub session_scans: i64,
+    pub average_scans_per_session: f64,
+    pub by_day: Vec<SessionDay>,
+}
+
+#[derive(Object, Debug)]
+pub struct SessionDay {
+    pub day: IsoDate,
+    pub sessions: i64,
+    pub session_scans: i64,
+}
+
+#[derive(Object, Debug)]
+pub struct SessionsDataAnswer {
+    pub data: SessionsData,
+}
+
+/// Consumers (anonymous first-party ids) who scanned, per day: a consumer
+/// who scans on three days counts on each of them. New: first seen that day;
+/// returning: seen on an earlier day.
+#[derive(Object, Debug)]
+pub struct UsersData {
+    pub from: IsoDate,
+    pub to: IsoDate,
+    /// Consumers first seen in the range.
+    pub new_consumers: i64,
+    /// Days on which consumers seen before came back, summed over the range.
+    pub returning_consumer_days: i64,
+    /// Days on which any consumer scanned, summed over the range.
+    pub consumer_days: i64,
+    pub by_day: Vec<UsersDay>,
+}
+
+#[derive(Object, Debug)]
+pub struct UsersDay {
+    pub day: IsoDate,
+    pub consumers: i64,
+    pub new_consumers: i64,
+    pub returning_consumers: i64,
+}
+
+#[derive(Object, Debug)]
+pub struct UsersDataAnswer {
+    pub data: UsersData,
+}
+
+json_response!(SessionsDataOk { 200 => Ok(SessionsDataAnswer) });
+json_response!(UsersDataOk { 200 => Ok(UsersDataAnswer) });
 json_response!(BrandScansOk { 200 => Ok(BrandScans) });
 error_responses!(BrandScansError {
     BadRequest = 400,
@@ -205,6 +262,43 @@ pub const COMPANY_ID_REQUIRED: &str = "company_id is required";
 const MAX_DAYS: i64 = 731;
 /// The most scans the platform admins' list shows.
 const ADMIN_LIST_LIMIT: i64 = 200;
+
+/// A dashboard range: `to` defaults to today, `from` to 29 days before it;
+/// in order, at most [`MAX_DAYS`] days.
+fn day_range(
+    from: Option<IsoDate>,
+    to: Option<IsoDate>,
+) -> Result<(NaiveDate, NaiveDate), ApiError> {
+    let to = to.map_or_else(|| Utc::now().date_naive(), |d| d.0);
+    let from = from.map_or(to - Duration::days(29), |d| d.0);
+    ordered(Some(from), Some(to))?;
+    if (to - from).num_days() >= MAX_DAYS {
+        return Err(ApiError::invalid_input(format!(
+            "The range is too long: at most {MAX_DAYS} days."
+        )));
+    }
+    Ok((from, to))
+}
+
+/// Every day from `from` to `to`, with the row of `rows` for it (rows in
+/// day order) or the default.
+fn every_day<R, T>(
+    from: NaiveDate,
+    to: NaiveDate,
+    rows: Vec<R>,
+    day_of: impl Fn(&R) -> NaiveDate,
+    make: impl Fn(NaiveDate, Option<R>) -> T,
+) -> Vec<T> {
+    let mut rows = rows.into_iter().peekable();
+    let mut out = Vec::new();
+    let mut d = from;
+    while d <= to {
+        let row = rows.next_if(|r| day_of(r) == d);
+        out.push(make(d, row));
+        d += Duration::days(1);
+    }
+    out
+}
 
 fn ordered(from: Option<NaiveDate>, to: Option<NaiveDate>) -> Result<(), ApiError> {
     match (from, to) {
@@ -355,45 +449,37 @@ impl ScansApi {
         from: Query<Option<IsoDate>>,
         to: Query<Option<IsoDate>>,
     ) -> Result<ScanAnalyticsOk, ScanAnalyticsError> {
-        let to = to.0.map_or_else(|| Utc::now().date_naive(), |d| d.0);
-        let from = from.0.map_or(to - Duration::days(29), |d| d.0);
-        ordered(Some(from), Some(to))?;
-        if (to - from).num_days() >= MAX_DAYS {
-            return Err(ApiError::invalid_input(format!(
-                "The range is too long: at most {MAX_DAYS} days."
-            ))
-            .into());
-        }
+        let (from, to) = day_range(from.0, to.0)?;
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let t = store::totals(&mut conn, Some(from), Some(to)).await?;
         let bots = store::bot_hits(&mut conn, from, to).await?;
-        let mut days = store::by_day(&mut conn, from, to)
-            .await?
-            .into_iter()
-            .peekable();
-        let mut by_day = Vec::new();
-        let mut d = from;
-        while d <= to {
-            let row = days.next_if(|r| r.day == d);
-            let (scans, first, genuine, suspicious, unknown) = row.map_or((0, 0, 0, 0, 0), |r| {
-                (
-                    r.scans,
-                    r.first_scans,
-                    r.genuine,
-                    r.suspicious,
-                    r.not_recognised,
-                )
-            });
-            by_day.push(ScanDay {
-                day: IsoDate(d),
-                scans,
-                first_scans: first,
-                repeat_scans: (genuine + suspicious - first).max(0),
-                suspicious,
-                not_recognised: unknown,
-            });
-            d += Duration::days(1);
-        }
+        let days = store::by_day(&mut conn, from, to).await?;
+        let by_day = every_day(
+            from,
+            to,
+            days,
+            |r| r.day,
+            |d, row| {
+                let (scans, first, genuine, suspicious, unknown) =
+                    row.map_or((0, 0, 0, 0, 0), |r| {
+                        (
+                            r.scans,
+                            r.first_scans,
+                            r.genuine,
+                            r.suspicious,
+                            r.not_recognised,
+                        )
+                    });
+                ScanDay {
+                    day: IsoDate(d),
+                    scans,
+                    first_scans: first,
+                    repeat_scans: (genuine + suspicious - first).max(0),
+                    suspicious,
+                    not_recognised: unknown,
+                }
+            },
+        );
         let by_product = store::by_product(&mut conn, Some(from), Some(to))
             .await?
             .into_iter()
@@ -434,6 +520,92 @@ impl ScansApi {
             by_day,
             by_product,
             by_place,
+        })))
+    }
+
+    /// Consumer sessions on the organisation's scan pages, per day of
+    /// `from`–`to` (default the last 30 days).
+    #[oai(path = "/sessions-data", method = "get", operation_id = "sessionsData")]
+    async fn sessions_data(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        from: Query<Option<IsoDate>>,
+        to: Query<Option<IsoDate>>,
+    ) -> Result<SessionsDataOk, ScanAnalyticsError> {
+        let (from, to) = day_range(from.0, to.0)?;
+        let mut conn = state.db.read_tenant(&caller.tenant).await?;
+        let days = store::consumer_days(&mut conn, from, to).await?;
+        let (sessions, scans) = days
+            .iter()
+            .fold((0, 0), |(s, n), d| (s + d.sessions, n + d.session_scans));
+        let by_day = every_day(
+            from,
+            to,
+            days,
+            |r| r.day,
+            |d, row| SessionDay {
+                day: IsoDate(d),
+                sessions: row.as_ref().map_or(0, |r| r.sessions),
+                session_scans: row.as_ref().map_or(0, |r| r.session_scans),
+            },
+        );
+        Ok(SessionsDataOk::Ok(Json(SessionsDataAnswer {
+            data: SessionsData {
+                from: IsoDate(from),
+                to: IsoDate(to),
+                sessions,
+                session_scans: scans,
+                average_scans_per_session: if sessions == 0 {
+                    0.0
+                } else {
+                    scans as f64 / sessions as f64
+                },
+                by_day,
+            },
+        })))
+    }
+
+    /// Consumers who scanned the organisation's codes, new and returning,
+    /// per day of `from`–`to` (default the last 30 days).
+    #[oai(path = "/users-data", method = "get", operation_id = "usersData")]
+    async fn users_data(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        from: Query<Option<IsoDate>>,
+        to: Query<Option<IsoDate>>,
+    ) -> Result<UsersDataOk, ScanAnalyticsError> {
+        let (from, to) = day_range(from.0, to.0)?;
+        let mut conn = state.db.read_tenant(&caller.tenant).await?;
+        let days = store::consumer_days(&mut conn, from, to).await?;
+        let (all, new) = days
+            .iter()
+            .fold((0, 0), |(a, n), d| (a + d.consumers, n + d.new_consumers));
+        let by_day = every_day(
+            from,
+            to,
+            days,
+            |r| r.day,
+            |d, row| {
+                let (consumers, new) = row.map_or((0, 0), |r| (r.consumers, r.new_consumers));
+                UsersDay {
+                    day: IsoDate(d),
+                    consumers,
+                    new_consumers: new,
+                    returning_consumers: consumers - new,
+                }
+            },
+        );
+        Ok(UsersDataOk::Ok(Json(UsersDataAnswer {
+            data: UsersData {
+                from: IsoDate(from),
+                to: IsoDate(to),
+                new_consumers: new,
+                returning_consumer_days: all - new,
+                consumer_days: all,
+                by_day,
+            },
         })))
     }
 

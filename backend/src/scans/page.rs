@@ -21,6 +21,17 @@ pub struct ScanView<'a> {
     pub expires_on: Option<String>,
     pub expired: bool,
     pub scans_before: i64,
+    /// The token of the review form (a person's scan of a real code).
+    pub review_token: Option<String>,
+    /// The product's visible reviews: average, count, the newest few.
+    pub reviews: Option<ProductReviews>,
+}
+
+/// A product's visible reviews as its scan page shows them.
+pub struct ProductReviews {
+    pub average: Option<f64>,
+    pub count: i64,
+    pub newest: Vec<(i16, String)>,
 }
 
 const STYLE: &str = "\
@@ -40,6 +51,11 @@ dt{color:#5a6472}\
 dd{margin:0;overflow-wrap:anywhere}\
 .warn{background:#fff4e5;border:1px solid #f0b35a;border-radius:8px;padding:.5rem .75rem;margin:.75rem 0 0}\
 .muted{color:#5a6472;font-size:.9rem}\
+label{display:block;margin:.5rem 0 .25rem;font-weight:600}\
+select,textarea{width:100%;font:inherit;padding:.5rem;border:1px solid #b8c0cc;border-radius:8px}\
+button{margin-top:.75rem;font:inherit;font-weight:600;padding:.6rem 1.2rem;border:0;border-radius:8px;background:#1c4fa0;color:#fff}\
+blockquote{margin:.5rem 0;padding:.5rem .75rem;border-left:3px solid #d0d6de;white-space:pre-wrap;overflow-wrap:anywhere}\
+.ok{background:#1f7a3d}\
 footer{text-align:center;color:#5a6472;font-size:.8rem;padding:1rem}";
 
 /// The page's CSP: its one inline style (by hash), nothing else.
@@ -140,11 +156,71 @@ pub fn scan_page(view: &ScanView<'_>) -> String {
         body.push_str(
             "<section><h2>Product passport</h2><p class=\"muted\">The brand has not published a digital product passport for this product here yet.</p></section>",
         );
+        reviews_section(&mut body, view);
     } else {
         body.push_str("<section><dl>");
         row(&mut body, "GTIN", view.gtin);
         body.push_str("</dl></section>");
     }
+    page(title, &body)
+}
+
+fn stars(rating: i16) -> String {
+    let full = usize::try_from(rating.clamp(0, 5)).unwrap_or(0);
+    format!("{}{}", "★".repeat(full), "☆".repeat(5 - full))
+}
+
+fn reviews_section(body: &mut String, view: &ScanView<'_>) {
+    body.push_str("<section><h2>Reviews</h2>");
+    if let Some(reviews) = &view.reviews {
+        match reviews.average {
+            Some(avg) if reviews.count > 0 => {
+                let _ = write!(
+                    body,
+                    "<p>Rated {avg:.1} out of 5 by {} {}.</p>",
+                    reviews.count,
+                    if reviews.count == 1 {
+                        "buyer"
+                    } else {
+                        "buyers"
+                    }
+                );
+            }
+            _ => body.push_str("<p class=\"muted\">No reviews yet.</p>"),
+        }
+        for (rating, text) in &reviews.newest {
+            let _ = write!(
+                body,
+                "<blockquote><span aria-label=\"{rating} out of 5\">{}</span><br>{}</blockquote>",
+                stars(*rating),
+                escape(text)
+            );
+        }
+    }
+    if let Some(token) = &view.review_token {
+        let _ = write!(
+            body,
+            "<form method=\"post\" action=\"/r/review\"><input type=\"hidden\" name=\"token\" value=\"{}\">\
+             <label for=\"rating\">Your rating</label><select id=\"rating\" name=\"rating\" required>\
+             <option value=\"\">Choose…</option><option value=\"5\">5 – excellent</option><option value=\"4\">4 – good</option>\
+             <option value=\"3\">3 – fair</option><option value=\"2\">2 – poor</option><option value=\"1\">1 – bad</option></select>\
+             <label for=\"text\">Your review (optional)</label><textarea id=\"text\" name=\"text\" rows=\"3\" maxlength=\"{}\"></textarea>\
+             <button type=\"submit\">Send review</button></form>",
+            escape(token),
+            crate::reviews::MAX_TEXT
+        );
+    }
+    body.push_str("</section>");
+}
+
+/// A short page that tells the person how something they sent went.
+pub fn notice_page(title: &str, message: &str, ok: bool) -> String {
+    let body = format!(
+        "<div class=\"verdict {}\" role=\"status\"><h1>{}</h1><p>{}</p></div>",
+        if ok { "ok" } else { "bad" },
+        escape(title),
+        escape(message)
+    );
     page(title, &body)
 }
 
@@ -175,11 +251,21 @@ mod tests {
             expires_on: None,
             expired: false,
             scans_before: 0,
+            review_token: Some("t\"><script>".into()),
+            reviews: Some(ProductReviews {
+                average: Some(4.5),
+                count: 2,
+                newest: vec![(5, "<img src=x onerror=alert(1)>".into())],
+            }),
         };
         let html = scan_page(&view);
         assert!(!html.contains("<script>"));
         assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert!(html.contains("a&quot;b&#39;c&amp;d"));
+        assert!(!html.contains("<img"), "a review's markup is text");
+        assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;"));
+        assert!(html.contains("value=\"t&quot;&gt;&lt;script&gt;\""));
+        assert!(html.contains("Rated 4.5 out of 5 by 2 buyers."));
         assert!(CSP.contains("style-src 'sha256-"));
     }
 }

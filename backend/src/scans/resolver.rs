@@ -19,8 +19,9 @@ use poem::http::{Method, StatusCode, header};
 use poem::web::Data;
 use poem::{Request, Response, handler};
 use serde::Serialize;
+use uuid::Uuid;
 
-use super::page::{self, ScanView};
+use super::page::{self, ProductReviews, ScanView};
 use super::store::{self, ScannedUri};
 use super::{AgentClass, DigitalLink, Place, Verdict, classify_agent};
 use crate::codes::Serial;
@@ -87,6 +88,9 @@ struct VerdictJson<'a> {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     expired: bool,
     scans_before: i64,
+    /// For `POST /r/review` (a person's scan of a real code only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    review_token: Option<&'a str>,
 }
 
 fn wants_json(req: &Request) -> bool {
@@ -143,6 +147,18 @@ struct Outcome {
     verdict: Verdict,
     code: Option<store::ScannedCode>,
     scans_before: i64,
+    review_token: Option<String>,
+    reviews: Option<ProductReviews>,
+}
+
+/// The anonymous first-party cookie that tells a returning consumer from a
+/// new one (a random id; nothing else about the person).
+const CONSUMER_COOKIE: &str = "brandops_consumer";
+
+fn consumer_id(req: &Request) -> Option<Uuid> {
+    req.cookie()
+        .get(CONSUMER_COOKIE)
+        .and_then(|c| c.value_str().parse().ok())
 }
 
 #[handler]
@@ -192,7 +208,9 @@ pub async fn resolve(req: &Request, Data(state): Data<&SharedState>) -> Response
         }
         _ => Place::unknown(),
     };
-    let outcome = match record(state, &link, agent, allowed, &place).await {
+    let known_consumer = consumer_id(req);
+    let consumer = known_consumer.unwrap_or_else(Uuid::new_v4);
+    let outcome = match record(state, &link, agent, allowed, &place, consumer).await {
         Ok(Some(outcome)) => outcome,
         Ok(None) => {
             return problem(
@@ -214,7 +232,20 @@ pub async fn resolve(req: &Request, Data(state): Data<&SharedState>) -> Response
             );
         }
     };
-    respond(req, &link, &outcome)
+    let mut resp = respond(req, &link, &outcome);
+    if known_consumer.is_none() && agent != AgentClass::Bot {
+        let secure = if state.settings.secure_cookies() {
+            "; Secure"
+        } else {
+            ""
+        };
+        if let Ok(value) = poem::http::HeaderValue::from_str(&format!(
+            "{CONSUMER_COOKIE}={consumer}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax{secure}"
+        )) {
+            resp.headers_mut().append(header::SET_COOKIE, value);
+        }
+    }
+    resp
 }
 
 /// The `linkType` the query asks for (`all`, `gs1:dpp`, …), if any.
@@ -287,14 +318,17 @@ async fn record(
     agent: AgentClass,
     allowed: bool,
     place: &Place,
+    consumer: Uuid,
 ) -> anyhow::Result<Option<Outcome>> {
-    let not_recognised = Outcome {
+    let not_recognised = || Outcome {
         verdict: Verdict::NotRecognised,
         code: None,
         scans_before: 0,
+        review_token: None,
+        reviews: None,
     };
     let Some(tenant) = store::gtin_holder(&state.db.platform, &link.gtin).await? else {
-        return Ok(allowed.then_some(not_recognised));
+        return Ok(allowed.then(not_recognised));
     };
     let serial = Serial::decode(&link.serial);
     let mut tx = state.db.begin_tenant(&tenant).await?;
@@ -319,8 +353,9 @@ async fn record(
         lot: link.lot.as_deref(),
         serial: &link.serial,
     };
+    let person = agent != AgentClass::Bot;
     let outcome = match (code, serial) {
-        (Some(code), Some(serial)) if agent != AgentClass::Bot => {
+        (Some(code), Some(serial)) if person => {
             let recorded = store::record_code_scan(
                 &mut tx,
                 serial.to_db(),
@@ -328,8 +363,12 @@ async fn record(
                 &uri,
                 agent.as_str(),
                 place,
+                Some(consumer),
             )
             .await?;
+            store::record_consumer(&mut tx, consumer).await?;
+            let (average, count, newest) =
+                crate::reviews::store::for_scan_page(&mut tx, code.product_id, 3).await?;
             Outcome {
                 verdict: if recorded.suspicious {
                     Verdict::Suspicious
@@ -337,6 +376,16 @@ async fn record(
                     Verdict::Genuine
                 },
                 scans_before: i64::from(recorded.scans - 1),
+                review_token: Some(
+                    state
+                        .review_key
+                        .sign(tenant.id, recorded.scan_id, Utc::now()),
+                ),
+                reviews: Some(ProductReviews {
+                    average,
+                    count,
+                    newest,
+                }),
                 code: Some(code),
             }
         }
@@ -350,15 +399,19 @@ async fn record(
                 },
                 scans_before: i64::from(code.scans),
                 code: Some(code),
+                review_token: None,
+                reviews: None,
             }
         }
-        (None, _) if agent == AgentClass::Bot => {
+        (None, _) if !person => {
             store::count_bot(&mut tx).await?;
-            not_recognised
+            not_recognised()
         }
         (None, _) => {
-            store::record_unknown_scan(&mut tx, &uri, agent.as_str(), place).await?;
-            not_recognised
+            store::record_unknown_scan(&mut tx, &uri, agent.as_str(), place, Some(consumer))
+                .await?;
+            store::record_consumer(&mut tx, consumer).await?;
+            not_recognised()
         }
     };
     tx.commit().await?;
@@ -385,6 +438,7 @@ fn respond(req: &Request, link: &DigitalLink, outcome: &Outcome) -> Response {
                 expiry: expiry_text,
                 expired,
                 scans_before: outcome.scans_before,
+                review_token: outcome.review_token.as_deref(),
             },
         );
     }
@@ -400,6 +454,12 @@ fn respond(req: &Request, link: &DigitalLink, outcome: &Outcome) -> Response {
         expires_on: expiry_text,
         expired,
         scans_before: outcome.scans_before,
+        review_token: outcome.review_token.clone(),
+        reviews: outcome.reviews.as_ref().map(|r| ProductReviews {
+            average: r.average,
+            count: r.count,
+            newest: r.newest.clone(),
+        }),
     };
     html(StatusCode::OK, page::scan_page(&view))
 }

@@ -67,6 +67,8 @@ pub struct Recorded {
     /// Scans of the code, this one included.
     pub scans: i32,
     pub suspicious: bool,
+    /// The scan's id (a review refers to it).
+    pub scan_id: i64,
 }
 
 /// The URI as scanned.
@@ -87,6 +89,7 @@ pub async fn record_code_scan(
     uri: &ScannedUri<'_>,
     agent: &str,
     place: &Place,
+    consumer: Option<Uuid>,
 ) -> Result<Recorded, sqlx::Error> {
     sqlx::query_as(
         "WITH rules AS (
@@ -115,12 +118,12 @@ pub async fn record_code_scan(
          ), scan AS (
              INSERT INTO scans (serial, gtin, lot, serial_text, product_id, verdict, first_scan,
                                 agent_class, country, country_name, region, city, lat, lon,
-                                location_source, location_accuracy_km)
+                                location_source, location_accuracy_km, consumer_id)
              SELECT $1, $5, $6, $7, $2,
                     CASE WHEN state.suspicious THEN 'suspicious' ELSE 'genuine' END,
-                    state.scans = 1, $8, $9, $10, $11, $12, $3, $4, $13, $14
+                    state.scans = 1, $8, $9, $10, $11, $12, $3, $4, $13, $14, $15
              FROM state
-             RETURNING verdict, first_scan
+             RETURNING id, verdict, first_scan
          ), rollup AS (
              INSERT INTO scan_rollup AS r (day, product_id, country, country_name, region, city,
                                            lat, lon, scans, first_scans, genuine, suspicious)
@@ -136,7 +139,7 @@ pub async fn record_code_scan(
                  lat = coalesce(r.lat, EXCLUDED.lat),
                  lon = coalesce(r.lon, EXCLUDED.lon)
          )
-         SELECT scans, suspicious FROM state",
+         SELECT state.scans, state.suspicious, scan.id AS scan_id FROM state, scan",
     )
     .bind(serial)
     .bind(product_id)
@@ -152,6 +155,7 @@ pub async fn record_code_scan(
     .bind(&place.city)
     .bind(place.source)
     .bind(place.accuracy_km)
+    .bind(consumer)
     .fetch_one(conn)
     .await
 }
@@ -164,6 +168,7 @@ pub async fn record_unknown_scan(
     uri: &ScannedUri<'_>,
     agent: &str,
     place: &Place,
+    consumer: Option<Uuid>,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "WITH product AS (
@@ -171,9 +176,9 @@ pub async fn record_unknown_scan(
          ), scan AS (
              INSERT INTO scans (serial, gtin, lot, serial_text, product_id, verdict, first_scan,
                                 agent_class, country, country_name, region, city, lat, lon,
-                                location_source, location_accuracy_km)
+                                location_source, location_accuracy_km, consumer_id)
              SELECT NULL, $1, $2, $3, nullif(product.id, '00000000-0000-0000-0000-000000000000'::uuid),
-                    'not_recognised', NULL, $4, $5, $6, $7, $8, $9, $10, $11, $12
+                    'not_recognised', NULL, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13
              FROM product
          )
          INSERT INTO scan_rollup AS r (day, product_id, country, country_name, region, city,
@@ -198,9 +203,72 @@ pub async fn record_unknown_scan(
     .bind(place.lon)
     .bind(place.source)
     .bind(place.accuracy_km)
+    .bind(consumer)
     .execute(conn)
     .await?;
     Ok(())
+}
+
+/// Counts a scan by an anonymous consumer: the consumer's row, and the day's
+/// consumers (new or returning) and sessions (a new one when the consumer's
+/// last scan was 30 minutes ago or more). Parallel scans of one consumer
+/// queue on its row, and each reads the time of the scan before it from the
+/// row it updates (`previous_seen`), so none is counted twice.
+pub async fn record_consumer(conn: &mut PgConnection, consumer: Uuid) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "WITH seen AS (
+             INSERT INTO consumers AS k (id, first_seen, last_seen, scans, sessions)
+             VALUES ($1, now(), now(), 1, 1)
+             ON CONFLICT (id) DO UPDATE SET
+                 previous_seen = k.last_seen,
+                 last_seen = now(),
+                 scans = k.scans + 1,
+                 sessions = k.sessions
+                     + CASE WHEN k.last_seen < now() - interval '30 minutes' THEN 1 ELSE 0 END
+             RETURNING k.previous_seen AS before
+         )
+         INSERT INTO consumer_rollup AS r (day, consumers, new_consumers, sessions, session_scans)
+         SELECT (now() AT TIME ZONE 'UTC')::date,
+                (before IS NULL OR (before AT TIME ZONE 'UTC')::date < (now() AT TIME ZONE 'UTC')::date)::int,
+                (before IS NULL)::int,
+                (before IS NULL OR before < now() - interval '30 minutes')::int,
+                1
+         FROM seen
+         ON CONFLICT (day) DO UPDATE SET
+             consumers = r.consumers + EXCLUDED.consumers,
+             new_consumers = r.new_consumers + EXCLUDED.new_consumers,
+             sessions = r.sessions + EXCLUDED.sessions,
+             session_scans = r.session_scans + 1",
+    )
+    .bind(consumer)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Per day: consumers seen, new consumers, sessions started, their scans.
+#[derive(sqlx::FromRow, Debug)]
+pub struct ConsumerDay {
+    pub day: NaiveDate,
+    pub consumers: i64,
+    pub new_consumers: i64,
+    pub sessions: i64,
+    pub session_scans: i64,
+}
+
+pub async fn consumer_days(
+    conn: &mut PgConnection,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Result<Vec<ConsumerDay>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT day, consumers, new_consumers, sessions, session_scans
+         FROM consumer_rollup WHERE day BETWEEN $1 AND $2 ORDER BY day",
+    )
+    .bind(from)
+    .bind(to)
+    .fetch_all(conn)
+    .await
 }
 
 /// Counts a bot's or link preview's hit (today, UTC).

@@ -217,6 +217,13 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             ),
         ),
         ("adminScans", (Allowed::Platform, None)),
+        ("sessionsData", (Allowed::BrandMembers, None)),
+        ("usersData", (Allowed::BrandMembers, None)),
+        ("listReviews", (Allowed::BrandMembers, None)),
+        (
+            "updateReview",
+            (Allowed::BrandEditors, Some(json!({"hidden": true}))),
+        ),
     ])
 }
 

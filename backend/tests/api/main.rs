@@ -19,6 +19,7 @@ mod openapi;
 mod organisation;
 mod product_images;
 mod products;
+mod reviews;
 mod scans;
 mod server;
 mod sql;

@@ -21,7 +21,11 @@ fn gtin() -> String {
 
 /// A product with `quantity` codes (in a lot that expires on `expires_on`,
 /// when given): answers the product's id and the codes' URIs.
-async fn codes(c: &Client, quantity: u32, expires_on: Option<&str>) -> (String, Vec<String>) {
+pub(crate) async fn codes(
+    c: &Client,
+    quantity: u32,
+    expires_on: Option<&str>,
+) -> (String, Vec<String>) {
     let (status, p) = c
         .post(
             "/api/products",
@@ -63,7 +67,7 @@ async fn codes(c: &Client, quantity: u32, expires_on: Option<&str>) -> (String, 
 }
 
 /// Scans a URI as a consumer's phone at `ip` would, asking for JSON.
-async fn scan(uri: &str, ip: &str) -> (StatusCode, Value) {
+pub(crate) async fn scan(uri: &str, ip: &str) -> (StatusCode, Value) {
     scan_as(
         uri,
         ip,
@@ -72,7 +76,7 @@ async fn scan(uri: &str, ip: &str) -> (StatusCode, Value) {
     .await
 }
 
-async fn scan_as(uri: &str, ip: &str, agent: &str) -> (StatusCode, Value) {
+pub(crate) async fn scan_as(uri: &str, ip: &str, agent: &str) -> (StatusCode, Value) {
     let resp = reqwest::Client::new()
         .get(uri)
         .header("accept", "application/json")

@@ -721,6 +721,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sessions-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Consumer sessions on the organisation's scan pages, per day of
+         *     `from`–`to` (default the last 30 days).
+         */
+        get: operations["sessionsData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Consumers who scanned the organisation's codes, new and returning,
+         *     per day of `from`–`to` (default the last 30 days).
+         */
+        get: operations["usersData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/scan-settings": {
         parameters: {
             query?: never;
@@ -760,6 +800,47 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's reviews, newest first (at most 200), filtered by
+         *     product, rating and whether they are hidden. Like the spec's call, it
+         *     must carry the session's CSRF token in `x-csrf-token`.
+         */
+        get: operations["listReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Hides a review (kept, but no longer shown on scan pages or counted in
+         *     their rating) or shows it again.
+         */
+        patch: operations["updateReview"];
         trace?: never;
     };
 }
@@ -1454,6 +1535,41 @@ export interface components {
             email: string;
             new_password: string;
         };
+        /**
+         * Review
+         * @description A review as the brand sees it.
+         */
+        Review: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            skuid: string;
+            /**
+             * Format: int16
+             * @description 1 to 5.
+             */
+            rating: number;
+            /** @description What the consumer wrote, as plain text. */
+            body: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Hidden reviews are kept, and left out of ratings shown to others. */
+            hidden: boolean;
+        };
+        /** ReviewChange */
+        ReviewChange: {
+            /** @description True hides the review (it is kept); false shows it again. */
+            hidden: boolean;
+        };
+        /**
+         * ReviewList
+         * @description The reviews that match, newest first (at most 200).
+         */
+        ReviewList: {
+            reviews: components["schemas"]["Review"][];
+        };
         /** @enum {string} */
         Role: "admin" | "manager" | "worker" | "employee" | "platform_admin";
         /**
@@ -1585,6 +1701,15 @@ export interface components {
              */
             bots: number;
         };
+        /** SessionDay */
+        SessionDay: {
+            /** Format: date */
+            day: string;
+            /** Format: int64 */
+            sessions: number;
+            /** Format: int64 */
+            session_scans: number;
+        };
         /** SessionResponse */
         SessionResponse: {
             user: components["schemas"]["SessionUser"];
@@ -1611,6 +1736,34 @@ export interface components {
              *     platform admins.
              */
             clientId?: string;
+        };
+        /**
+         * SessionsData
+         * @description Consumer sessions on scan pages: a session is a run of scans by one
+         *     anonymous consumer with less than 30 minutes between two of them.
+         */
+        SessionsData: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /**
+             * Format: int64
+             * @description Sessions started in the range.
+             */
+            sessions: number;
+            /**
+             * Format: int64
+             * @description Scans by consumers with a session, in the range.
+             */
+            session_scans: number;
+            /** Format: double */
+            average_scans_per_session: number;
+            by_day: components["schemas"]["SessionDay"][];
+        };
+        /** SessionsDataAnswer */
+        SessionsDataAnswer: {
+            data: components["schemas"]["SessionsData"];
         };
         /**
          * @description What labels are printed on (for PDF; ZPL prints one label at a time).
@@ -1688,6 +1841,49 @@ export interface components {
             used: number;
             /** Format: int64 */
             limit: number;
+        };
+        /**
+         * UsersData
+         * @description Consumers (anonymous first-party ids) who scanned, per day: a consumer
+         *     who scans on three days counts on each of them. New: first seen that day;
+         *     returning: seen on an earlier day.
+         */
+        UsersData: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /**
+             * Format: int64
+             * @description Consumers first seen in the range.
+             */
+            new_consumers: number;
+            /**
+             * Format: int64
+             * @description Days on which consumers seen before came back, summed over the range.
+             */
+            returning_consumer_days: number;
+            /**
+             * Format: int64
+             * @description Days on which any consumer scanned, summed over the range.
+             */
+            consumer_days: number;
+            by_day: components["schemas"]["UsersDay"][];
+        };
+        /** UsersDataAnswer */
+        UsersDataAnswer: {
+            data: components["schemas"]["UsersData"];
+        };
+        /** UsersDay */
+        UsersDay: {
+            /** Format: date */
+            day: string;
+            /** Format: int64 */
+            consumers: number;
+            /** Format: int64 */
+            new_consumers: number;
+            /** Format: int64 */
+            returning_consumers: number;
         };
         /**
          * @description What the resolver says of a code.
@@ -4968,6 +5164,116 @@ export interface operations {
             };
         };
     };
+    sessionsData: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["SessionsDataAnswer"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    usersData: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["UsersDataAnswer"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getScanSettings: {
         parameters: {
             query?: never;
@@ -5120,6 +5426,146 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listReviews: {
+        parameters: {
+            query?: {
+                product_id?: string;
+                rating?: number;
+                hidden?: boolean;
+            };
+            header?: {
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ReviewList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["ReviewChange"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Review"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

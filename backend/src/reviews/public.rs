@@ -1,0 +1,178 @@
+//! `POST /r/review`: the scan page's review form (or the same fields as
+//! JSON from an app). No sign-in: the review token from the scan's answer is
+//! the proof that a person scanned a real code, and it names the tenant and
+//! the scan, so a review can only land where that scan was recorded.
+
+use chrono::Utc;
+use poem::http::{StatusCode, header};
+use poem::web::Data;
+use poem::{Body, Request, Response, handler};
+use serde::Deserialize;
+use uuid::Uuid;
+
+use super::store::{self, Added};
+use super::{rating, review_text};
+use crate::http::guard::origin_of;
+use crate::http::state::SharedState;
+use crate::scans::page;
+
+/// The most a review request may carry.
+const MAX_BODY: usize = 8 * 1024;
+
+#[derive(Deserialize)]
+struct ReviewForm {
+    token: String,
+    rating: serde_json::Value,
+    #[serde(default)]
+    text: String,
+}
+
+fn answer(json: bool, status: StatusCode, code: &str, title: &str, message: &str) -> Response {
+    let builder = Response::builder()
+        .status(status)
+        .header(header::CACHE_CONTROL, "no-store");
+    if json {
+        builder
+            .content_type("application/json")
+            .body(serde_json::json!({"error": message, "code": code}).to_string())
+    } else {
+        builder
+            .content_type("text/html; charset=utf-8")
+            .header("content-security-policy", page::CSP.as_str())
+            .body(page::notice_page(title, message, status.is_success()))
+    }
+}
+
+fn refused(json: bool, status: StatusCode, code: &str, message: &str) -> Response {
+    answer(json, status, code, "Your review was not saved", message)
+}
+
+const BAD_TOKEN: &str =
+    "This review form has expired or is not valid. Scan the pack again to leave a review.";
+
+#[handler]
+pub async fn add_review(req: &Request, body: Body, Data(state): Data<&SharedState>) -> Response {
+    let json = req
+        .header(header::CONTENT_TYPE)
+        .is_some_and(|t| t.to_ascii_lowercase().starts_with("application/json"));
+    // A form posted from another site is refused (the scan page's own form
+    // sends this origin).
+    if let Some(origin) = req.header(header::ORIGIN)
+        && origin_of(origin).as_ref() != Some(&state.public_origin)
+    {
+        return refused(
+            json,
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "Reviews are taken only from this site's scan page.",
+        );
+    }
+    let Ok(bytes) = body.into_bytes_limit(MAX_BODY).await else {
+        return refused(
+            json,
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            "The review is too large.",
+        );
+    };
+    let form: Option<ReviewForm> = if json {
+        serde_json::from_slice(&bytes).ok()
+    } else {
+        serde_urlencoded::from_bytes::<Vec<(String, String)>>(&bytes)
+            .ok()
+            .map(|pairs| {
+                let field = |name: &str| {
+                    pairs
+                        .iter()
+                        .find(|(k, _)| k == name)
+                        .map(|(_, v)| v.clone())
+                        .unwrap_or_default()
+                };
+                ReviewForm {
+                    token: field("token"),
+                    rating: serde_json::Value::String(field("rating")),
+                    text: field("text"),
+                }
+            })
+    };
+    let Some(form) = form else {
+        return refused(
+            json,
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+            "Send a rating from 1 to 5, your text and the form's token.",
+        );
+    };
+    let ip = crate::http::guard::client_ip(req, state.settings.trust_proxy)
+        .and_then(|ip| ip.parse().ok());
+    if !state.review_limiter.allow(ip) {
+        return refused(
+            json,
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_requests",
+            "Too many reviews were sent from your network. Please wait a minute and try again.",
+        );
+    }
+    let rating_text = match &form.rating {
+        serde_json::Value::Number(n) => n.to_string(),
+        serde_json::Value::String(s) => s.clone(),
+        _ => String::new(),
+    };
+    let (stars, text) = match (rating(&rating_text), review_text(&form.text)) {
+        (Ok(stars), Ok(text)) => (stars, text),
+        (Err(message), _) | (_, Err(message)) => {
+            return refused(json, StatusCode::BAD_REQUEST, "invalid_input", &message);
+        }
+    };
+    let Some((tenant_id, scan_id)) = state.review_key.verify(&form.token, Utc::now()) else {
+        return refused(json, StatusCode::BAD_REQUEST, "invalid_token", BAD_TOKEN);
+    };
+    match save(state, tenant_id, scan_id, stars, &text).await {
+        Ok(Some(Added::Added)) => answer(
+            json,
+            if json {
+                StatusCode::CREATED
+            } else {
+                StatusCode::OK
+            },
+            "added",
+            "Thank you",
+            "Thank you: your review was saved and the brand will read it.",
+        ),
+        Ok(Some(Added::AlreadyReviewed)) => refused(
+            json,
+            StatusCode::CONFLICT,
+            "conflict",
+            "This scan already has its review.",
+        ),
+        Ok(Some(Added::NoSuchScan) | None) => {
+            refused(json, StatusCode::BAD_REQUEST, "invalid_token", BAD_TOKEN)
+        }
+        Err(err) => {
+            tracing::error!(error = ?err, "saving a review failed");
+            refused(
+                json,
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "Your review cannot be saved right now. Please try again in a few minutes.",
+            )
+        }
+    }
+}
+
+async fn save(
+    state: &SharedState,
+    tenant_id: Uuid,
+    scan_id: i64,
+    stars: i16,
+    text: &str,
+) -> anyhow::Result<Option<Added>> {
+    let Some(tenant) = crate::jobs::store::active_tenant(&state.db.platform, tenant_id).await?
+    else {
+        return Ok(None);
+    };
+    let mut tx = state.db.begin_tenant(&tenant).await?;
+    let added = store::add(&mut tx, Uuid::new_v4(), scan_id, stars, text).await?;
+    tx.commit().await?;
+    Ok(Some(added))
+}
