@@ -214,6 +214,9 @@ pub fn routes(state: SharedState) -> impl poem::Endpoint {
         .at("/01/*rest", poem::get(crate::scans::resolver::resolve))
         // The scan page's review form.
         .at("/r/review", poem::post(crate::reviews::public::add_review))
+        // The scan page's "share my place" (with the consumer's consent).
+        .at("/r/locate", poem::post(crate::scans::locate::locate))
+        .at("/r/scan.js", poem::get(crate::scans::page::script))
         .nest("/", web_app)
         // Errors become answers here, so that they carry the headers too.
         .catch_all_error(|err| async move { err.into_response() })

@@ -9,7 +9,8 @@
 //! - `api.rs`: the brand's operations under `/api/reviews`;
 //! - `store.rs`: the SQL of `reviews` (tenant schema).
 //!
-//! A review token is `{tenant}.{scan}.{issued}.{mac}`: the tenant's id, the
+//! The same token lets the scan page add the consumer's place to its scan
+//! (`scans::locate`). A review token is `{tenant}.{scan}.{issued}.{mac}`: the tenant's id, the
 //! scan's id, the issue time (Unix seconds) and an HMAC-SHA256 of the three
 //! under a key derived from the server's `DB_ROLE_SECRET`. It cannot be made
 //! for another scan or tenant, it expires after [`TOKEN_DAYS`] days, and a
@@ -72,6 +73,12 @@ impl TokenKey {
         let issued = now.timestamp();
         let mac = self.mac(tenant, scan, issued).finalize().into_bytes();
         format!("{tenant}.{scan}.{issued}.{}", hex::encode(mac))
+    }
+
+    /// Hours since a token was issued (its signature is not checked here).
+    pub fn age_hours(&self, token: &str, now: DateTime<Utc>) -> Option<i64> {
+        let issued: i64 = token.split('.').nth(2)?.parse().ok()?;
+        Some((now.timestamp() - issued) / 3600)
     }
 
     /// The tenant and scan of a token this server signed and that has not

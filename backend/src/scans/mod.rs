@@ -9,6 +9,8 @@
 //!   a rate limit per address that never refuses a code's first scan;
 //! - `page.rs`: the scan page's HTML (every value escaped);
 //! - `geo.rs`: the place of a scan from an offline IP database (MMDB);
+//! - `locate.rs`: `POST /r/locate`, the place the consumer's browser gives
+//!   (with consent), reverse-geocoded offline;
 //! - `api.rs`: the brand's analytics (`/api/brand-scans`, the spec's call;
 //!   `/api/scan-analytics`), its rules (`/api/scan-settings`) and the
 //!   platform admins' list of scans across brands (`/api/admin/scans`);
@@ -17,6 +19,7 @@
 
 pub mod api;
 pub mod geo;
+pub mod locate;
 pub mod page;
 pub mod resolver;
 pub mod store;

@@ -58,14 +58,53 @@ blockquote{margin:.5rem 0;padding:.5rem .75rem;border-left:3px solid #d0d6de;whi
 .ok{background:#1f7a3d}\
 footer{text-align:center;color:#5a6472;font-size:.8rem;padding:1rem}";
 
-/// The page's CSP: its one inline style (by hash), nothing else.
+/// The page's CSP: its one inline style (by hash), its one script (from
+/// this origin, `/r/scan.js`) which may call this origin only.
 pub static CSP: LazyLock<String> = LazyLock::new(|| {
     let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(STYLE.as_bytes()));
     format!(
-        "default-src 'none'; style-src 'sha256-{hash}'; img-src 'self'; base-uri 'none'; \
-         form-action 'self'; frame-ancestors 'none'"
+        "default-src 'none'; style-src 'sha256-{hash}'; script-src 'self'; connect-src 'self'; \
+         img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     )
 });
+
+/// The scan page's one script: "share my place" asks the browser for its
+/// position only when the person presses the button, and sends it with the
+/// scan's token. Without script the page works, minus that button.
+const SCRIPT: &str = r#"(function () {
+  var button = document.getElementById('share-place');
+  if (!button) return;
+  var status = document.getElementById('place-status');
+  if (!navigator.geolocation || !window.fetch) { button.hidden = true; return; }
+  button.hidden = false;
+  button.addEventListener('click', function () {
+    button.disabled = true;
+    status.textContent = 'Asking your browser for your place…';
+    navigator.geolocation.getCurrentPosition(function (pos) {
+      fetch('/r/locate', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: button.getAttribute('data-token'), lat: pos.coords.latitude,
+          lon: pos.coords.longitude, accuracy: pos.coords.accuracy })
+      }).then(function (r) { return r.json(); })
+        .then(function (a) { status.textContent = a.message || a.error || 'Done.'; })
+        .catch(function () { status.textContent = 'Your place could not be sent. Please try again.'; button.disabled = false; });
+    }, function () {
+      status.textContent = 'No place was shared.';
+      button.disabled = false;
+    }, { maximumAge: 600000, timeout: 15000 });
+  });
+})();
+"#;
+
+/// `GET /r/scan.js`.
+#[poem::handler]
+pub fn script() -> poem::Response {
+    poem::Response::builder()
+        .content_type("text/javascript; charset=utf-8")
+        .header("cache-control", "public, max-age=3600")
+        .body(SCRIPT)
+}
 
 /// Escapes text for HTML content and attribute values.
 pub fn escape(text: &str) -> String {
@@ -89,7 +128,8 @@ fn page(title: &str, body: &str) -> String {
          <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
          <meta name=\"robots\" content=\"noindex\">\
          <title>{}</title><style>{STYLE}</style></head><body><main>{body}</main>\
-         <footer>Checked by brandops</footer></body></html>",
+         <footer>Checked by brandops · Places: <a href=\"https://www.geonames.org/\">GeoNames</a> (CC BY 4.0)</footer>\
+         <script src=\"/r/scan.js\" defer></script></body></html>",
         escape(title)
     )
 }
@@ -157,6 +197,16 @@ pub fn scan_page(view: &ScanView<'_>) -> String {
             "<section><h2>Product passport</h2><p class=\"muted\">The brand has not published a digital product passport for this product here yet.</p></section>",
         );
         reviews_section(&mut body, view);
+        if let Some(token) = &view.review_token {
+            let _ = write!(
+                body,
+                "<section><h2>Help fight counterfeits</h2><p class=\"muted\">Share where you bought or scanned this pack. \
+                 Your browser asks first; only the town is kept.</p>\
+                 <button type=\"button\" id=\"share-place\" data-token=\"{}\" hidden>Share my place</button>\
+                 <p id=\"place-status\" role=\"status\"></p></section>",
+                escape(token)
+            );
+        }
     } else {
         body.push_str("<section><dl>");
         row(&mut body, "GTIN", view.gtin);

@@ -422,6 +422,9 @@ pub async fn by_place(
          FROM scan_rollup
          WHERE ($1::date IS NULL OR day >= $1) AND ($2::date IS NULL OR day <= $2)
          GROUP BY country, region, city
+         -- A place whose scans moved to the place a browser gave keeps a
+         -- row with nothing left in it.
+         HAVING sum(scans) > 0
          ORDER BY scans DESC, country, region, city
          LIMIT 1000",
     )
@@ -512,4 +515,67 @@ pub async fn active_brands<'e>(
     rows.into_iter()
         .map(|(id, c, k, s, r, name)| Ok((TenantRef::from_columns(id, c, &k, &s, &r)?, name)))
         .collect()
+}
+
+/// Moves a scan to the place the consumer's browser gave (with their
+/// consent), once: the scan row, and its count from the old place's rollup
+/// row to the new one's. False when there is no such scan or it already has
+/// its browser place.
+pub async fn relocate(
+    conn: &mut PgConnection,
+    scan_id: i64,
+    place: &Place,
+) -> Result<bool, sqlx::Error> {
+    let moved: Option<i64> = sqlx::query_scalar(
+        "WITH old AS (
+             SELECT id, scanned_at, coalesce(product_id, '00000000-0000-0000-0000-000000000000'::uuid) AS product,
+                    country, region, city, verdict, coalesce(first_scan, false) AS first
+             FROM scans WHERE id = $1 AND location_source <> 'browser'
+             FOR UPDATE
+         ), moved AS (
+             UPDATE scans s SET country = $2, country_name = $3, region = $4, city = $5,
+                    lat = $6, lon = $7, location_source = 'browser', location_accuracy_km = $8
+             FROM old WHERE s.id = old.id
+             RETURNING old.id, (old.scanned_at AT TIME ZONE 'UTC')::date AS day, old.product,
+                       old.country, old.region, old.city, old.verdict, old.first
+         ), taken AS (
+             UPDATE scan_rollup r SET
+                 scans = r.scans - 1,
+                 first_scans = r.first_scans - moved.first::int,
+                 genuine = r.genuine - (moved.verdict = 'genuine')::int,
+                 suspicious = r.suspicious - (moved.verdict = 'suspicious')::int,
+                 not_recognised = r.not_recognised - (moved.verdict = 'not_recognised')::int
+             FROM moved
+             WHERE r.day = moved.day AND r.product_id = moved.product AND r.country = moved.country
+               AND r.region = moved.region AND r.city = moved.city
+         ), given AS (
+             INSERT INTO scan_rollup AS r (day, product_id, country, country_name, region, city,
+                                           lat, lon, scans, first_scans, genuine, suspicious,
+                                           not_recognised)
+             SELECT moved.day, moved.product, $2, $3, $4, $5, $6, $7, 1, moved.first::int,
+                    (moved.verdict = 'genuine')::int, (moved.verdict = 'suspicious')::int,
+                    (moved.verdict = 'not_recognised')::int
+             FROM moved
+             ON CONFLICT (day, product_id, country, region, city) DO UPDATE SET
+                 scans = r.scans + 1,
+                 first_scans = r.first_scans + EXCLUDED.first_scans,
+                 genuine = r.genuine + EXCLUDED.genuine,
+                 suspicious = r.suspicious + EXCLUDED.suspicious,
+                 not_recognised = r.not_recognised + EXCLUDED.not_recognised,
+                 lat = coalesce(r.lat, EXCLUDED.lat),
+                 lon = coalesce(r.lon, EXCLUDED.lon)
+         )
+         SELECT id FROM moved",
+    )
+    .bind(scan_id)
+    .bind(&place.country)
+    .bind(&place.country_name)
+    .bind(&place.region)
+    .bind(&place.city)
+    .bind(place.lat)
+    .bind(place.lon)
+    .bind(place.accuracy_km)
+    .fetch_optional(conn)
+    .await?;
+    Ok(moved.is_some())
 }

