@@ -2,35 +2,12 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import {
   archiveViaApi,
-  createProductViaApi,
   demo,
-  generateCodesViaApi,
+  productWithCodes,
   screenshot,
   seriousViolations,
   signIn,
-  unique,
-  uniqueGtin,
 } from './helpers';
-
-/** A product of this test with `quantity` codes; returns it and its codes (serial and URI path). */
-async function productWithCodes(page: Page, quantity: number) {
-  const name = unique('Scanned tea');
-  const product = await createProductViaApi(page, {
-    product_name: name,
-    skuid: unique('SCAN').toUpperCase(),
-    gtin: uniqueGtin(),
-  });
-  const jobId = await generateCodesViaApi(page, { product_id: product.id, quantity });
-  const csv = await page.request.get(`/api/code-jobs/${jobId}/codes.csv`);
-  expect(csv.status(), await csv.text()).toBe(200);
-  const lines = (await csv.text()).trim().split('\n').slice(1);
-  const codes = lines.map((line) => {
-    const [, serial, , , uri] = line.split(',');
-    return { serial: serial!, path: new URL(uri!).pathname };
-  });
-  expect(codes).toHaveLength(quantity);
-  return { ...product, name, codes };
-}
 
 /** What a consumer's phone does: opens the code's public link (no sign-in). */
 async function scan(page: Page, path: string) {

@@ -195,3 +195,34 @@ export async function deleteTemplateViaApi(page: Page, id: string) {
   const token = await csrfToken(page);
   await page.request.delete(`/api/label-templates/${id}`, { headers: { 'x-csrf-token': token } });
 }
+
+/**
+ * A product of this test with `quantity` codes (made as the signed-in user);
+ * returns it and its codes (serial and the path of its public link).
+ */
+export async function productWithCodes(
+  page: Page,
+  quantity: number,
+  lot?: { number: string; expires_on?: string },
+) {
+  const name = unique('Scanned tea');
+  const product = await createProductViaApi(page, {
+    product_name: name,
+    skuid: unique('SCAN').toUpperCase(),
+    gtin: uniqueGtin(),
+  });
+  const jobId = await generateCodesViaApi(page, {
+    product_id: product.id,
+    quantity,
+    ...(lot ? { lot } : {}),
+  });
+  const csv = await page.request.get(`/api/code-jobs/${jobId}/codes.csv`);
+  expect(csv.status(), await csv.text()).toBe(200);
+  const lines = (await csv.text()).trim().split('\n').slice(1);
+  const codes = lines.map((line) => {
+    const [, serial, , , uri] = line.split(',');
+    return { serial: serial!, path: new URL(uri!).pathname };
+  });
+  expect(codes).toHaveLength(quantity);
+  return { ...product, name, codes };
+}

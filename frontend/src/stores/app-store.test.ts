@@ -37,6 +37,7 @@ describe('app store', () => {
       'traceability',
       'orders',
       'sessions',
+      'consumers',
       'adminScans',
       'products',
       'users',

@@ -25,6 +25,14 @@ import {
   initialBrandScansSlice,
   type BrandScansSlice,
 } from '@/features/scans/store/brandscans-slice';
+import { initialConsumersSlice, type ConsumersSlice } from '@/features/scans/store/consumers-slice';
+import {
+  initialReviewsSlice,
+  reviewsActions,
+  type ReviewsActions,
+  type ReviewsSlice,
+} from '@/features/scans/store/reviews-slice';
+import { initialSessionsSlice, type SessionsSlice } from '@/features/scans/store/sessions-slice';
 import {
   initialUsersSlice,
   usersActions,
@@ -47,7 +55,10 @@ export const PERSIST_RESTORE_TIMEOUT_MS = 5000;
  */
 export type AppData = AuthSlice &
   BrandScansSlice &
+  ReviewsSlice &
   PlannedSlices &
+  SessionsSlice &
+  ConsumersSlice &
   AdminScansSlice &
   ProductsSlice &
   UsersSlice;
@@ -62,6 +73,7 @@ interface RequestActions {
 }
 
 export type AppActions = AuthActions &
+  ReviewsActions &
   AdminScansActions &
   ProductsActions &
   UsersActions &
@@ -76,7 +88,10 @@ export function initialData(): AppData {
   return {
     ...initialAuthSlice(),
     ...initialBrandScansSlice(),
+    ...initialReviewsSlice(),
     ...initialPlannedSlices(),
+    ...initialSessionsSlice(),
+    ...initialConsumersSlice(),
     ...initialAdminScansSlice(),
     ...initialProductsSlice(),
     ...initialUsersSlice(),
@@ -99,6 +114,7 @@ export const useAppStore = create<AppState>()(
     (set) => ({
       ...initialData(),
       ...authActions(set),
+      ...reviewsActions(set),
       ...adminScansActions(set),
       ...productsActions(set),
       ...usersActions(set),

@@ -9,7 +9,28 @@ export const scanMessages = {
   settingsNotLoaded: 'The suspicious-scan rules could not be loaded.',
   settingsNotSaved: 'The suspicious-scan rules could not be saved. Please try again.',
   settingsSaved: 'Suspicious-scan rules saved.',
+  sessionsFailed: 'The consumer sessions could not be loaded.',
+  consumersFailed: 'The consumers could not be loaded.',
 } as const;
+
+/** The reviews' texts (spec §8 for the load's failures, word for word). */
+export const reviewMessages = {
+  /** No CSRF token in the session: the call is not made (spec §8). */
+  csrfMissing: 'CSRF token is missing',
+  hidden: 'Review hidden. Scan pages no longer show it.',
+  shown: 'Review shown again on scan pages.',
+  changeFailed: 'The review could not be changed. Please try again.',
+} as const;
+
+/**
+ * The message of a failed reviews load (spec §8): 'Failed to fetch reviews.
+ * Status: {status}' with the server's status; with no answer at all (no
+ * status to name), the app's network message.
+ */
+export function reviewsFailureMessage(failure: ApiFailure): string {
+  if (failure.kind === 'network') return failure.message;
+  return `Failed to fetch reviews. Status: ${failure.kind === 'status' ? failure.status : 'unknown'}`;
+}
 
 /**
  * The message of a failed brand-scans load (spec §8): a 400 saying

@@ -14,6 +14,12 @@ export const ScansPerProductChart = lazy(() =>
 export const FirstVsRepeatChart = lazy(() =>
   import('./scan-charts').then((m) => ({ default: m.FirstVsRepeatChart })),
 );
+export const SessionsChart = lazy(() =>
+  import('./scan-charts').then((m) => ({ default: m.SessionsChart })),
+);
+export const ConsumersChart = lazy(() =>
+  import('./scan-charts').then((m) => ({ default: m.ConsumersChart })),
+);
 export const ScanMap = lazy(() => import('./scan-map').then((m) => ({ default: m.ScanMap })));
 
 /** A grey block in the chart's place while its code loads. */
@@ -23,4 +29,14 @@ export function ChartSkeleton() {
 
 export function WithSkeleton({ children }: { children: ReactNode }) {
   return <Suspense fallback={<ChartSkeleton />}>{children}</Suspense>;
+}
+
+/** A chart's figures as a table, folded away under it (the chart's text alternative). */
+export function FiguresTable({ children }: { children: ReactNode }) {
+  return (
+    <details className="chart-table">
+      <summary>Show the figures as a table</summary>
+      {children}
+    </details>
+  );
 }

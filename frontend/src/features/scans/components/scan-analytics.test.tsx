@@ -87,7 +87,36 @@ const settings = {
   suspicious_window_hours: 24,
 };
 
+const sessionsData = {
+  data: {
+    from: range.from,
+    to: range.to,
+    sessions: 4,
+    session_scans: 10,
+    average_scans_per_session: 2.5,
+    by_day: [{ day: range.to, sessions: 4, session_scans: 10 }],
+  },
+};
+
+const usersData = {
+  data: {
+    from: range.from,
+    to: range.to,
+    new_consumers: 3,
+    returning_consumer_days: 2,
+    consumer_days: 5,
+    by_day: [{ day: range.to, consumers: 5, new_consumers: 3, returning_consumers: 2 }],
+  },
+};
+
 type Handlers = Parameters<typeof mockApi>[0];
+
+/** What the rest of the dashboard's scans section asks for (its own tests are elsewhere). */
+const otherHandlers: Handlers = {
+  'GET /api/sessions-data': () => json(200, sessionsData),
+  'GET /api/users-data': () => json(200, usersData),
+  'GET /api/reviews': () => json(200, { reviews: [] }),
+};
 
 function setup(handlers: Handlers = {}, session: SessionInfo = adminSession) {
   signInAs(session);
@@ -95,6 +124,7 @@ function setup(handlers: Handlers = {}, session: SessionInfo = adminSession) {
     'GET /api/scan-analytics': () => json(200, analytics),
     'GET /api/brand-scans': () => json(200, brandScans),
     'GET /api/scan-settings': () => json(200, settings),
+    ...otherHandlers,
     ...handlers,
   });
   return { ...api, ...renderPage(<ScanAnalytics />) };
@@ -169,11 +199,13 @@ describe('Scan analytics', () => {
 
   it('shows grey blocks while loading, never numbers', async () => {
     let answer!: (r: Response) => void;
+    const pending = () => new Promise<Response>(() => {});
     setup({
       'GET /api/scan-analytics': () => new Promise<Response>((resolve) => (answer = resolve)),
+      'GET /api/sessions-data': pending,
+      'GET /api/users-data': pending,
     });
-    expect(await screen.findByRole('status', { name: '' })).toBeInTheDocument();
-    expect(screen.getByText('Loading scan analytics…')).toBeInTheDocument();
+    expect(await screen.findByText('Loading scan analytics…')).toBeInTheDocument();
     expect(screen.queryByLabelText('Totals')).not.toBeInTheDocument();
     expect(document.querySelectorAll('.stat__value')).toHaveLength(0);
     answer(json(200, analytics));
@@ -193,12 +225,16 @@ describe('Scan analytics', () => {
         }),
       'GET /api/brand-scans': () =>
         json(200, { data: { scan: [], qr_codes_remaining: 5_000_000 } }),
+      'GET /api/sessions-data': () => json(200, { data: { from: range.from, to: range.to } }),
+      'GET /api/users-data': () => json(200, { data: { from: range.from, to: range.to } }),
     });
     expect(await screen.findByText(/^No scans yet between/)).toHaveTextContent(
       'Scans appear here when consumers open your codes’ links.',
     );
-    expect(screen.queryByRole('img', { name: /chart/ })).not.toBeInTheDocument();
     expect(await screen.findByText('No code has been scanned yet.')).toBeInTheDocument();
+    expect(await screen.findByText('No consumer sessions in this range.')).toBeInTheDocument();
+    expect(await screen.findByText('No consumers scanned in this range.')).toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: /chart/ })).not.toBeInTheDocument();
   });
 
   it.each([
@@ -336,6 +372,9 @@ describe('A client organisation', () => {
       'GET /api/scan-settings': forbidden,
       'GET /api/scan-analytics': forbidden,
       'GET /api/brand-scans': forbidden,
+      'GET /api/sessions-data': forbidden,
+      'GET /api/users-data': forbidden,
+      'GET /api/reviews': forbidden,
     });
     expect(await screen.findByText(/Scan analytics are kept for brands/)).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
@@ -350,6 +389,7 @@ describe('Most scanned codes', () => {
       'GET /api/scan-analytics': () => json(200, analytics),
       'GET /api/brand-scans': () => json(200, brandScans),
       'GET /api/scan-settings': () => json(200, settings),
+      ...otherHandlers,
     });
     const loadProductNames = vi.fn(() => {
       useAppStore.getState().loadSucceeded('products', {

@@ -1,6 +1,6 @@
 import { ChartSquareIcon } from '@solar-icons/react/linear/chart-square';
 import { QrCodeIcon } from '@solar-icons/react/linear/qr-code';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { ErrorAlert } from '@/components/ui/alert';
 import { CardSection } from '@/components/ui/card-section';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -16,13 +16,16 @@ import { totalGenerated } from '../brand-scans';
 import { DEFAULT_RANGE_DAYS, lastDays, longDay, type DateRange } from '../date-range';
 import type { ScanAnalyticsData, ScanTotals } from '../scan-analytics';
 import {
+  FiguresTable,
   FirstVsRepeatChart,
   ScanMap,
   ScansOverTimeChart,
   ScansPerProductChart,
   WithSkeleton,
 } from './lazy-parts';
+import { AudienceSections } from './audience-sections';
 import { RangeForm } from './range-form';
+import { ReviewsSection } from './reviews-section';
 import { ScanRules } from './scan-rules';
 import {
   DaysTable,
@@ -35,16 +38,6 @@ import './scan-analytics.css';
 
 /** How many of the most-scanned codes show before "Show all". */
 const TOP_CODES_SHOWN = 10;
-
-/** A chart's figures as a table, folded away under it (the chart's text alternative). */
-export function FiguresTable({ children }: { children: ReactNode }) {
-  return (
-    <details className="chart-table">
-      <summary>Show the figures as a table</summary>
-      {children}
-    </details>
-  );
-}
 
 function TotalsTiles({ totals }: { totals: ScanTotals }) {
   return (
@@ -223,7 +216,8 @@ function RangeAnalytics({ range }: { range: DateRange }) {
 /**
  * The dashboard's scan analytics for the organisation's staff: totals, scans
  * over time, per product, first against repeat, a world map and a table of
- * places, the most-scanned codes, and the suspicious-scan rules.
+ * places, the most-scanned codes, consumer sessions and consumers for the
+ * same range, then the consumers' reviews and the suspicious-scan rules.
  */
 export function ScanAnalytics({
   loadProductNames,
@@ -277,7 +271,9 @@ export function ScanAnalytics({
       >
         <RangeForm range={range} onChange={setRange} />
         <RangeAnalytics key={`${range.from}/${range.to}`} range={range} />
+        <AudienceSections range={range} />
       </CardSection>
+      <ReviewsSection />
       <div className="section">
         <ScanRules
           canChange={canChangeScanRules(role)}

@@ -14,11 +14,12 @@ import {
 } from 'chart.js';
 import { Bar, Doughnut, Line } from 'react-chartjs-2';
 import { formatNumber } from '@/lib/format';
+import type { ConsumerDay, SessionDay } from '../audience';
 import { shortDay } from '../date-range';
 import type { DayScans, ProductScans } from '../scan-analytics';
 import { chartPalette, useDocumentTheme } from './chart-colors';
 
-// Only what these three charts draw, so the chunk stays small.
+// Only what these charts draw, so the chunk stays small.
 ChartJS.register(
   ArcElement,
   BarController,
@@ -158,6 +159,90 @@ export function FirstVsRepeatChart({ first, repeat }: { first: number; repeat: n
           maintainAspectRatio: false,
           animation: false,
           plugins: { legend: { position: 'bottom', labels: { color: colors.text } } },
+        }}
+      />
+    </div>
+  );
+}
+
+/** Consumer sessions per day, with their scans (a bar chart; its table is the text alternative). */
+export function SessionsChart({ days }: { days: readonly SessionDay[] }) {
+  const colors = useColors();
+  const sessions = days.reduce((sum, d) => sum + d.sessions, 0);
+  return (
+    <div className="chart chart--wide">
+      <Bar
+        key={colors.theme}
+        role="img"
+        aria-label={`Bar chart of consumer sessions per day, ${formatNumber(sessions)} sessions from ${shortDay(days[0]?.day ?? '')} to ${shortDay(days[days.length - 1]?.day ?? '')}. The table below has the same figures.`}
+        data={{
+          labels: days.map((d) => shortDay(d.day)),
+          datasets: [
+            {
+              label: 'Sessions',
+              data: days.map((d) => d.sessions),
+              backgroundColor: colors.primary,
+              borderRadius: 3,
+            },
+            {
+              label: 'Scans in sessions',
+              data: days.map((d) => d.sessionScans),
+              backgroundColor: colors.warning,
+              borderRadius: 3,
+            },
+          ],
+        }}
+        options={{
+          responsive: true,
+          maintainAspectRatio: false,
+          animation: false,
+          interaction: { mode: 'index', intersect: false },
+          plugins: { legend: { labels: { color: colors.text } } },
+          scales: { x: axes(colors), y: { ...axes(colors), beginAtZero: true } },
+        }}
+      />
+    </div>
+  );
+}
+
+/** New and returning consumers per day (stacked bars: together, the day's consumers). */
+export function ConsumersChart({ days }: { days: readonly ConsumerDay[] }) {
+  const colors = useColors();
+  const fresh = days.reduce((sum, d) => sum + d.newConsumers, 0);
+  const returning = days.reduce((sum, d) => sum + d.returningConsumers, 0);
+  return (
+    <div className="chart chart--wide">
+      <Bar
+        key={colors.theme}
+        role="img"
+        aria-label={`Stacked bar chart of consumers per day from ${shortDay(days[0]?.day ?? '')} to ${shortDay(days[days.length - 1]?.day ?? '')}: ${formatNumber(fresh)} new and ${formatNumber(returning)} returning, each consumer counted on every day they scanned. The table below has the same figures.`}
+        data={{
+          labels: days.map((d) => shortDay(d.day)),
+          datasets: [
+            {
+              label: 'New consumers',
+              data: days.map((d) => d.newConsumers),
+              backgroundColor: colors.primary,
+              stack: 'consumers',
+            },
+            {
+              label: 'Returning consumers',
+              data: days.map((d) => d.returningConsumers),
+              backgroundColor: colors.success,
+              stack: 'consumers',
+            },
+          ],
+        }}
+        options={{
+          responsive: true,
+          maintainAspectRatio: false,
+          animation: false,
+          interaction: { mode: 'index', intersect: false },
+          plugins: { legend: { labels: { color: colors.text } } },
+          scales: {
+            x: { ...axes(colors), stacked: true },
+            y: { ...axes(colors), stacked: true, beginAtZero: true },
+          },
         }}
       />
     </div>

@@ -1,5 +1,6 @@
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { formatNumber } from '@/lib/format';
+import type { ConsumerDay, SessionDay } from '../audience';
 import { longDay } from '../date-range';
 import { UNKNOWN_PLACE, countryLabel, type Place } from '../places';
 import type { DayScans, ProductScans } from '../scan-analytics';
@@ -118,6 +119,41 @@ export function TopCodesTable({
       rows={codes}
       rowKey={(c) => c.id}
       empty="No code has been scanned yet."
+    />
+  );
+}
+
+const SESSION_COLUMNS: readonly Column<SessionDay>[] = [
+  { header: 'Day', cell: (d) => longDay(d.day) },
+  { header: 'Sessions', className: 'num', cell: (d) => count(d.sessions) },
+  { header: 'Scans in sessions', className: 'num', cell: (d) => count(d.sessionScans) },
+];
+
+export function SessionDaysTable({ days }: { days: readonly SessionDay[] }) {
+  return (
+    <DataTable
+      label="Consumer sessions per day"
+      columns={SESSION_COLUMNS}
+      rows={days}
+      rowKey={(d) => d.day}
+    />
+  );
+}
+
+const CONSUMER_COLUMNS: readonly Column<ConsumerDay>[] = [
+  { header: 'Day', cell: (d) => longDay(d.day) },
+  { header: 'Consumers', className: 'num', cell: (d) => count(d.consumers) },
+  { header: 'New', className: 'num', cell: (d) => count(d.newConsumers) },
+  { header: 'Returning', className: 'num', cell: (d) => count(d.returningConsumers) },
+];
+
+export function ConsumerDaysTable({ days }: { days: readonly ConsumerDay[] }) {
+  return (
+    <DataTable
+      label="Consumers per day"
+      columns={CONSUMER_COLUMNS}
+      rows={days}
+      rowKey={(d) => d.day}
     />
   );
 }

@@ -1,0 +1,122 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import {
+  archiveViaApi,
+  demo,
+  productWithCodes,
+  screenshot,
+  seriousViolations,
+  signIn,
+  unique,
+} from './helpers';
+
+/** A consumer's phone: 390 × 844, a phone's user agent, no sign-in. */
+async function phone(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    userAgent:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+  });
+  return context.newPage();
+}
+
+/** Console messages about the Content-Security-Policy. */
+function watchCsp(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/content security policy|refused to/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
+}
+
+async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+}
+
+test('the public scan page on a phone: verdict, product, lot and expiry, a review form that works', async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  await signIn(page, demo.acmeAdmin);
+  const lot = `L${Date.now().toString(36).toUpperCase()}`;
+  const product = await productWithCodes(page, 1, { number: lot, expires_on: '2031-12-31' });
+  const consumer = await phone(browser);
+  try {
+    const csp = watchCsp(consumer);
+    const answer = await consumer.goto(product.codes[0]!.path);
+    expect(answer?.status()).toBe(200);
+
+    // The verdict first, in view, and nothing wider than the screen.
+    const verdict = consumer.getByRole('heading', { level: 1, name: 'Genuine product' });
+    await expect(verdict).toBeVisible();
+    await expect(verdict).toBeInViewport();
+    expect(await horizontalOverflow(consumer)).toBeLessThanOrEqual(0);
+
+    // The product, its lot and expiry.
+    const productSection = consumer.locator('section').filter({
+      has: consumer.getByRole('heading', { name: 'Product', exact: true }),
+    });
+    await expect(productSection).toContainText(product.name);
+    await expect(productSection).toContainText(lot);
+    await expect(productSection).toContainText('2031-12-31');
+    await expect(
+      consumer.getByText('This is the first time this code has been scanned.'),
+    ).toBeVisible();
+
+    // The review form: usable at this width.
+    const reviews = consumer.locator('section').filter({
+      has: consumer.getByRole('heading', { name: 'Reviews', exact: true }),
+    });
+    const rating = reviews.getByLabel('Your rating');
+    const text = reviews.getByLabel('Your review (optional)');
+    const send = reviews.getByRole('button', { name: 'Send review' });
+    for (const control of [rating, text, send]) {
+      await control.scrollIntoViewIfNeeded();
+      await expect(control).toBeVisible();
+      const box = await control.boundingBox();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    }
+    expect(await seriousViolations(consumer)).toEqual([]);
+    await screenshot(consumer, testInfo, 'scan-page-phone');
+
+    await rating.selectOption('5');
+    await text.fill(`Tastes as it should. ${unique('scan-page')}`);
+    await send.tap();
+    await expect(consumer.getByRole('heading', { level: 1, name: 'Thank you' })).toBeVisible();
+    await expect(consumer.locator('body')).toContainText('your review was saved');
+    expect(await horizontalOverflow(consumer)).toBeLessThanOrEqual(0);
+    expect(await seriousViolations(consumer)).toEqual([]);
+    expect(csp).toEqual([]);
+  } finally {
+    await consumer.context().close();
+    await archiveViaApi(page, product.id).catch(() => undefined);
+  }
+});
+
+test('a malformed link says it cannot be checked, on a phone, without CSP violations', async ({
+  browser,
+}, testInfo) => {
+  const consumer = await phone(browser);
+  try {
+    const csp = watchCsp(consumer);
+    const answer = await consumer.goto('/01/12345/21/X');
+    expect(answer?.status()).toBe(400);
+    const heading = consumer.getByRole('heading', {
+      level: 1,
+      name: 'This link cannot be checked',
+    });
+    await expect(heading).toBeVisible();
+    await expect(heading).toBeInViewport();
+    expect(await horizontalOverflow(consumer)).toBeLessThanOrEqual(0);
+    expect(await seriousViolations(consumer)).toEqual([]);
+    await screenshot(consumer, testInfo, 'scan-page-malformed-link');
+    expect(csp).toEqual([]);
+  } finally {
+    await consumer.context().close();
+  }
+});
