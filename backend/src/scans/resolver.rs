@@ -210,7 +210,8 @@ pub async fn resolve(req: &Request, Data(state): Data<&SharedState>) -> Response
     };
     let known_consumer = consumer_id(req);
     let consumer = known_consumer.unwrap_or_else(Uuid::new_v4);
-    let outcome = match record(state, &link, agent, allowed, &place, consumer).await {
+    let for_page = !wants_json(req);
+    let outcome = match record(state, &link, agent, allowed, &place, consumer, for_page).await {
         Ok(Some(outcome)) => outcome,
         Ok(None) => {
             return problem(
@@ -319,6 +320,7 @@ async fn record(
     allowed: bool,
     place: &Place,
     consumer: Uuid,
+    for_page: bool,
 ) -> anyhow::Result<Option<Outcome>> {
     let not_recognised = || Outcome {
         verdict: Verdict::NotRecognised,
@@ -367,8 +369,18 @@ async fn record(
             )
             .await?;
             store::record_consumer(&mut tx, consumer).await?;
-            let (average, count, newest) =
-                crate::reviews::store::for_scan_page(&mut tx, code.product_id, 3).await?;
+            // Only the page shows the product's reviews.
+            let reviews = if for_page {
+                let (average, count, newest) =
+                    crate::reviews::store::for_scan_page(&mut tx, code.product_id, 3).await?;
+                Some(ProductReviews {
+                    average,
+                    count,
+                    newest,
+                })
+            } else {
+                None
+            };
             Outcome {
                 verdict: if recorded.suspicious {
                     Verdict::Suspicious
@@ -381,11 +393,7 @@ async fn record(
                         .review_key
                         .sign(tenant.id, recorded.scan_id, Utc::now()),
                 ),
-                reviews: Some(ProductReviews {
-                    average,
-                    count,
-                    newest,
-                }),
+                reviews,
                 code: Some(code),
             }
         }
