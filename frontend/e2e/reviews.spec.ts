@@ -65,12 +65,12 @@ test('a review sent from the scan page appears on the dashboard as text, and a m
 
     // The scan's session and consumer are counted for today.
     const sessions = page.getByRole('region', { name: 'Consumer sessions' });
-    await expect(sessions.getByRole('group', { name: 'Session totals' })).toBeVisible();
+    await expect(sessions.getByRole('group', { name: 'Session figures' })).toBeVisible();
     await expect(
       sessions.getByRole('img', { name: /^Bar chart of consumer sessions per day/ }),
     ).toBeVisible();
     const consumers = page.getByRole('region', { name: 'Consumers' });
-    await expect(consumers.getByRole('group', { name: 'Consumer totals' })).toBeVisible();
+    await expect(consumers.getByRole('group', { name: 'Consumer figures' })).toBeVisible();
     await expect(consumers).toContainText('counts on each of those days');
     await page.waitForLoadState('networkidle');
     await screenshot(page, testInfo, 'dashboard-reviews');

@@ -59,7 +59,7 @@ const query = (calls: RecordedCall[], path: string) =>
 describe('Consumer sessions and consumers', () => {
   it('show the range’s sessions: totals, the chart (lazy) and its table', async () => {
     const { calls } = setup();
-    const totals = within(await screen.findByRole('group', { name: 'Session totals' }));
+    const totals = within(await screen.findByRole('group', { name: 'Session figures' }));
     expect(query(calls, '/api/sessions-data')).toEqual(range);
     expect(totals.getByText('Sessions').nextSibling).toHaveTextContent('4');
     expect(totals.getByText('Scans in sessions').nextSibling).toHaveTextContent('10');
@@ -80,7 +80,7 @@ describe('Consumer sessions and consumers', () => {
 
   it('show new against returning consumers per day, and say a consumer counts on each day', async () => {
     const { calls } = setup();
-    const totals = within(await screen.findByRole('group', { name: 'Consumer totals' }));
+    const totals = within(await screen.findByRole('group', { name: 'Consumer figures' }));
     expect(query(calls, '/api/users-data')).toEqual(range);
     expect(totals.getByText('New consumers').nextSibling).toHaveTextContent('3');
     expect(totals.getByText('Returning consumer-days').nextSibling).toHaveTextContent('2');
@@ -111,9 +111,9 @@ describe('Consumer sessions and consumers', () => {
     expect(await within(card).findByRole('alert')).toHaveTextContent(
       'The consumer sessions could not be loaded.',
     );
-    expect(await screen.findByRole('group', { name: 'Consumer totals' })).toBeInTheDocument();
+    expect(await screen.findByRole('group', { name: 'Consumer figures' })).toBeInTheDocument();
     fail = false;
     await user.click(within(card).getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByRole('group', { name: 'Session totals' })).toBeInTheDocument();
+    expect(await screen.findByRole('group', { name: 'Session figures' })).toBeInTheDocument();
   });
 });

@@ -41,7 +41,7 @@ function SessionsCard({ range }: { range: DateRange }) {
       ) : null}
       {sessions.status === 'succeeded' && data && isFor(data, range) ? (
         <>
-          <div className="stats scan-stats" role="group" aria-label="Session totals">
+          <div className="stats scan-stats" role="group" aria-label="Session figures">
             <Stat label="Sessions">{formatNumber(data.sessions)}</Stat>
             <Stat label="Scans in sessions">{formatNumber(data.sessionScans)}</Stat>
             <Stat label="Average scans per session">
@@ -89,7 +89,7 @@ function ConsumersCard({ range }: { range: DateRange }) {
       ) : null}
       {consumers.status === 'succeeded' && data && isFor(data, range) ? (
         <>
-          <div className="stats scan-stats" role="group" aria-label="Consumer totals">
+          <div className="stats scan-stats" role="group" aria-label="Consumer figures">
             <Stat label="New consumers">{formatNumber(data.newConsumers)}</Stat>
             <Stat
               label="Returning consumer-days"
