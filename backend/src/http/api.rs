@@ -10,6 +10,7 @@ use crate::accounts::api::me::MeApi;
 use crate::accounts::api::users::UsersApi;
 use crate::auth::api::AuthApi;
 use crate::codes::api::CodesApi;
+use crate::epcis::api::EpcisApi;
 use crate::http::health::HealthApi;
 use crate::labels::api::LabelsApi;
 use crate::organisation::api::OrganisationApi;
@@ -30,7 +31,8 @@ pub type Apis = (
     ProductTransferApi,
     CodesApi,
     LabelsApi,
-    ScansApi,
+    // Rust gives tuples of at most 12 `Default`: later APIs nest.
+    (ScansApi, EpcisApi),
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {

@@ -28,4 +28,8 @@ pub enum ApiTags {
     /// the platform admins' list across brands. (The public resolver itself,
     /// `GET /01/{gtin}[/10/{lot}]/21/{serial}`, is outside `/api`.)
     Scans,
+    /// EPCIS 2.0 events: capture and export, steps recorded in the app
+    /// (packing, shipping, receiving), the product journey and
+    /// traceability.
+    Epcis,
 }

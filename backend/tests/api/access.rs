@@ -217,6 +217,20 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             ),
         ),
         ("adminScans", (Allowed::Platform, None)),
+        ("productJourney", (Allowed::BrandMembers, None)),
+        ("traceability", (Allowed::BrandMembers, None)),
+        ("exportEpcisEvents", (Allowed::BrandMembers, None)),
+        (
+            "recordEpcisStep",
+            (
+                Allowed::BrandEditors,
+                Some(json!({"step": "packing", "skuid": "", "location": ""})),
+            ),
+        ),
+        (
+            "captureEpcis",
+            (Allowed::BrandEditors, Some(json!({"type": "EPCISDocument"}))),
+        ),
     ])
 }
 
