@@ -14,8 +14,8 @@ use uuid::Uuid;
 
 use super::store::{self, EventRow, ExportFilter, ProductRef};
 use super::{
-    BizStepFilter, DocumentError, EventSource, EventView, Location, MAX_CAPTURE_EVENTS, Sscc,
-    Step, StepKind,
+    BizStepFilter, DocumentError, EventSource, EventView, Location, MAX_CAPTURE_EVENTS, Sscc, Step,
+    StepKind,
 };
 use crate::codes::LotNumber;
 use crate::error_responses;
@@ -85,10 +85,7 @@ pub enum ExportAnswer {
     /// JSON schema. When more events match, `next-cursor` is the `after`
     /// of the next page.
     #[oai(status = 200)]
-    Ok(
-        Json<Value>,
-        #[oai(header = "next-cursor")] Option<String>,
-    ),
+    Ok(Json<Value>, #[oai(header = "next-cursor")] Option<String>),
 }
 error_responses!(ExportError {
     BadRequest = 400,
@@ -182,7 +179,8 @@ pub enum JourneyStepKind {
 #[derive(Object, Debug)]
 pub struct JourneyStep {
     pub kind: JourneyStepKind,
-    /// When: the event's time, or the start (UTC) of the scans' day.
+    /// When: the event's time; for scans, the end of their day (UTC), or
+    /// now for today's.
     pub at: DateTime<Utc>,
     #[oai(skip_serializing_if_is_none)]
     pub event: Option<EventView>,
@@ -287,6 +285,15 @@ async fn events_of(
     Ok((containers, rows, truncated))
 }
 
+/// Where a day's scans stand in the journey: at the end of their day
+/// (UTC), or now for today's, so that they follow the day's events.
+fn day_end(day: chrono::NaiveDate, now: DateTime<Utc>) -> DateTime<Utc> {
+    let end = day
+        .and_time(NaiveTime::from_hms_milli_opt(23, 59, 59, 999).unwrap_or(NaiveTime::MIN))
+        .and_utc();
+    end.min(now)
+}
+
 fn is_step(view: &EventView, words: &[&str]) -> bool {
     view.biz_step.as_deref().is_some_and(|s| words.contains(&s))
 }
@@ -301,7 +308,11 @@ impl EpcisApi {
     /// with the first errors and their JSON pointers). eventIDs already
     /// stored: 409, nothing stored. Events without an eventID get a
     /// `urn:uuid:` one.
-    #[oai(path = "/epcis/capture", method = "post", operation_id = "captureEpcis")]
+    #[oai(
+        path = "/epcis/capture",
+        method = "post",
+        operation_id = "captureEpcis"
+    )]
     async fn capture(
         &self,
         state: Data<&SharedState>,
@@ -327,7 +338,10 @@ impl EpcisApi {
         if list.is_empty() {
             return Ok(refused(
                 "the document has no events",
-                vec![DocumentError::new("/epcisBody/eventList", "eventList is empty.")],
+                vec![DocumentError::new(
+                    "/epcisBody/eventList",
+                    "eventList is empty.",
+                )],
             ));
         }
         if list.len() > MAX_CAPTURE_EVENTS {
@@ -335,7 +349,9 @@ impl EpcisApi {
                 "too many events",
                 vec![DocumentError::new(
                     "/epcisBody/eventList",
-                    format!("A capture may hold at most {MAX_CAPTURE_EVENTS} events; split the document."),
+                    format!(
+                        "A capture may hold at most {MAX_CAPTURE_EVENTS} events; split the document."
+                    ),
                 )],
             ));
         }
@@ -405,7 +421,11 @@ impl EpcisApi {
     /// with `from` ≤ eventTime < `to`. At most `limit` (default and most
     /// 500) per page; the `next-cursor` header, when present, is the
     /// `after` of the next page.
-    #[oai(path = "/epcis/events", method = "get", operation_id = "exportEpcisEvents")]
+    #[oai(
+        path = "/epcis/events",
+        method = "get",
+        operation_id = "exportEpcisEvents"
+    )]
     #[allow(clippy::too_many_arguments)]
     async fn export(
         &self,
@@ -450,14 +470,21 @@ impl EpcisApi {
             None
         };
         let events = rows.iter().map(super::export_event).collect();
-        Ok(ExportAnswer::Ok(Json(super::document(events, Utc::now())), next))
+        Ok(ExportAnswer::Ok(
+            Json(super::document(events, Utc::now())),
+            next,
+        ))
     }
 
     /// Records a packing (an AggregationEvent: the units into a container),
     /// shipping or receiving (ObjectEvents, of the container or of the
     /// product's units) of a product, at a location given by its GLN, as an
     /// EPCIS 2.0 event with CBV 2.0 values.
-    #[oai(path = "/epcis/steps", method = "post", operation_id = "recordEpcisStep")]
+    #[oai(
+        path = "/epcis/steps",
+        method = "post",
+        operation_id = "recordEpcisStep"
+    )]
     async fn record(
         &self,
         state: Data<&SharedState>,
@@ -482,10 +509,7 @@ impl EpcisApi {
         let location = Location::parse("location", b.location.as_str())?;
         let destination = match b.destination.as_ref() {
             Some(_) if b.step != StepKind::Shipping => {
-                return Err(ApiError::invalid_input(
-                    "destination is only for shipping.",
-                )
-                .into());
+                return Err(ApiError::invalid_input("destination is only for shipping.").into());
             }
             Some(d) => Some(Location::parse("destination", d.as_str())?),
             None => None,
@@ -508,8 +532,9 @@ impl EpcisApi {
             at,
         };
         let doc = super::step_event(&step);
-        let mut event = super::describe(&doc, "", EventSource::Recorded)
-            .map_err(|e| ApiError::internal(anyhow::anyhow!("a recorded step is invalid: {e:?}")))?;
+        let mut event = super::describe(&doc, "", EventSource::Recorded).map_err(|e| {
+            ApiError::internal(anyhow::anyhow!("a recorded step is invalid: {e:?}"))
+        })?;
         event.recorded_by = caller.actor.account_id;
         let event_id = event.event_id.clone();
         store::insert_events(&mut tx, &[event]).await?;
@@ -525,13 +550,18 @@ impl EpcisApi {
     /// receiving, transformations; also those of the containers it was
     /// packed into) and of consumers' scans as observations per day and
     /// country. An unknown skuid is a 404.
-    #[oai(path = "/product-journey", method = "get", operation_id = "productJourney")]
+    #[oai(
+        path = "/product-journey",
+        method = "get",
+        operation_id = "productJourney"
+    )]
     async fn journey(
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
         skuid: Query<Text<Skuid>>,
     ) -> Result<JourneyOk, TraceError> {
+        let now = Utc::now();
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let product = product(&mut conn, &skuid.0).await?;
         let (_, rows, events_truncated) = events_of(&mut conn, &product).await?;
@@ -548,7 +578,7 @@ impl EpcisApi {
             })
             .chain(observations.into_iter().skip(skip).map(|o| JourneyStep {
                 kind: JourneyStepKind::Observation,
-                at: o.day.and_time(NaiveTime::MIN).and_utc(),
+                at: day_end(o.day, now),
                 event: None,
                 observation: Some(ScanObservation {
                     day: IsoDate(o.day),
@@ -562,8 +592,15 @@ impl EpcisApi {
                 }),
             }))
             .collect();
-        // Stable: events before the day's scans at the same instant.
-        steps.sort_by_key(|s| s.at);
+        // By day; within a day its events, then its scans (whose time is
+        // only the day's).
+        steps.sort_by_key(|s| {
+            (
+                s.at.date_naive(),
+                s.kind == JourneyStepKind::Observation,
+                s.at,
+            )
+        });
         Ok(JourneyOk::Ok(Json(ProductJourney {
             product: TracedProduct::from(&product),
             steps,
@@ -619,8 +656,7 @@ impl EpcisApi {
                     }
                 }
                 up.commissioned.push(view);
-            } else if view.event_type == "AggregationEvent"
-                && view.action.as_deref() == Some("ADD")
+            } else if view.event_type == "AggregationEvent" && view.action.as_deref() == Some("ADD")
             {
                 down.packed_into.push(view);
             } else if is_step(&view, &["shipping", "departing"]) {

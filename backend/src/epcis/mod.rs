@@ -47,7 +47,8 @@ static SCHEMA_TEXT: &str = include_str!("../../assets/epcis/EPCISDocument.schema
 /// The official EPCIS 2.0 JSON schema, compiled once; formats (`uri`,
 /// `date-time`) are checked.
 pub static SCHEMA: LazyLock<jsonschema::Validator> = LazyLock::new(|| {
-    let schema: Value = serde_json::from_str(SCHEMA_TEXT).expect("the vendored EPCIS schema is JSON");
+    let schema: Value =
+        serde_json::from_str(SCHEMA_TEXT).expect("the vendored EPCIS schema is JSON");
     jsonschema::draft7::options()
         .should_validate_formats(true)
         .build(&schema)
@@ -122,10 +123,10 @@ pub fn gtin_of(id: &str) -> Option<String> {
         let path = path.split(['?', '#']).next().unwrap_or_default();
         let segments: Vec<&str> = path.split('/').collect();
         for pair in segments.windows(2) {
-            if pair[0] == "01" {
-                if let Some(g) = gtin14(pair[1]) {
-                    return Some(g);
-                }
+            if pair[0] == "01"
+                && let Some(g) = gtin14(pair[1])
+            {
+                return Some(g);
             }
         }
     }
@@ -193,7 +194,11 @@ impl Location {
                 && (1..=20).contains(&parts[2].len())
                 && parts[2].bytes().all(|b| b.is_ascii_alphanumeric());
             // The URN carries no check digit: its 12 digits are the GLN's.
-            return if ok { Ok(Self(raw.to_string())) } else { Err(bad()) };
+            return if ok {
+                Ok(Self(raw.to_string()))
+            } else {
+                Err(bad())
+            };
         }
         Err(bad())
     }
@@ -261,15 +266,15 @@ pub fn percent_decode(value: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let Some(b) = std::str::from_utf8(&bytes[i + 1..i + 3])
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let Some(b) = std::str::from_utf8(&bytes[i + 1..i + 3])
                 .ok()
                 .and_then(|hex| u8::from_str_radix(hex, 16).ok())
-            {
-                out.push(b);
-                i += 3;
-                continue;
-            }
+        {
+            out.push(b);
+            i += 3;
+            continue;
         }
         out.push(bytes[i]);
         i += 1;
@@ -441,23 +446,29 @@ pub fn describe(
         .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
         .map(|t| t.with_timezone(&Utc))
         .ok_or_else(|| {
-            DocumentError::new(format!("{pointer}/eventTime"), "eventTime must be a date-time.")
+            DocumentError::new(
+                format!("{pointer}/eventTime"),
+                "eventTime must be a date-time.",
+            )
         })?;
     let location = |key: &str| -> Result<Option<String>, DocumentError> {
-        let Some(id) = event.get(key).and_then(|l| l.get("id")).and_then(Value::as_str) else {
+        let Some(id) = event
+            .get(key)
+            .and_then(|l| l.get("id"))
+            .and_then(Value::as_str)
+        else {
             return Ok(None);
         };
         if let Some(gln) = id
             .split_once("/414/")
             .map(|(_, rest)| rest.split('/').next().unwrap_or_default())
             .filter(|_| id.starts_with("http"))
+            && !valid_gln(gln)
         {
-            if !valid_gln(gln) {
-                return Err(DocumentError::new(
-                    format!("{pointer}/{key}/id"),
-                    "The GLN of this location has a wrong check digit.",
-                ));
-            }
+            return Err(DocumentError::new(
+                format!("{pointer}/{key}/id"),
+                "The GLN of this location (after /414/) must be 13 digits with a right check digit.",
+            ));
         }
         Ok(Some(id.to_string()))
     };
@@ -736,10 +747,14 @@ impl EventView {
 
     /// Whether the product (GTIN-14) is among the inputs / outputs.
     pub fn consumes(&self, gtin: &str) -> bool {
-        self.inputs.iter().any(|id| gtin_of(id).as_deref() == Some(gtin))
+        self.inputs
+            .iter()
+            .any(|id| gtin_of(id).as_deref() == Some(gtin))
     }
     pub fn produces(&self, gtin: &str) -> bool {
-        self.outputs.iter().any(|id| gtin_of(id).as_deref() == Some(gtin))
+        self.outputs
+            .iter()
+            .any(|id| gtin_of(id).as_deref() == Some(gtin))
     }
 }
 
@@ -791,7 +806,9 @@ mod tests {
     #[test]
     fn locations_check_their_gln() {
         assert_eq!(
-            Location::parse("location", "9506000134352").unwrap().as_str(),
+            Location::parse("location", "9506000134352")
+                .unwrap()
+                .as_str(),
             "https://id.gs1.org/414/9506000134352"
         );
         assert!(Location::parse("location", "https://id.gs1.org/414/9506000134352/254/A1").is_ok());
@@ -812,9 +829,15 @@ mod tests {
 
     #[test]
     fn cbv_spellings() {
-        assert_eq!(cbv_word("https://ref.gs1.org/cbv/BizStep-shipping"), "shipping");
+        assert_eq!(
+            cbv_word("https://ref.gs1.org/cbv/BizStep-shipping"),
+            "shipping"
+        );
         assert_eq!(cbv_word("urn:epcglobal:cbv:disp:in_transit"), "in_transit");
-        assert_eq!(cbv_word("https://example.com/steps/x"), "https://example.com/steps/x");
+        assert_eq!(
+            cbv_word("https://example.com/steps/x"),
+            "https://example.com/steps/x"
+        );
     }
 
     #[test]
@@ -827,11 +850,17 @@ mod tests {
                 quantity: Some(12),
                 container: Some(Sscc::parse("106141412345678908").unwrap()),
                 location: Location::parse("location", "9506000134352").unwrap(),
-                destination: Some(Location::parse("destination", "urn:epc:id:sgln:9506000.13435.0").unwrap()),
+                destination: Some(
+                    Location::parse("destination", "urn:epc:id:sgln:9506000.13435.0").unwrap(),
+                ),
                 at: Utc::now(),
             };
             let doc = document(vec![step_event(&step)], Utc::now());
-            assert!(schema_errors(&doc).is_empty(), "{kind:?}: {:?}", schema_errors(&doc));
+            assert!(
+                schema_errors(&doc).is_empty(),
+                "{kind:?}: {:?}",
+                schema_errors(&doc)
+            );
         }
     }
 }

@@ -229,7 +229,10 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
         ),
         (
             "captureEpcis",
-            (Allowed::BrandEditors, Some(json!({"type": "EPCISDocument"}))),
+            (
+                Allowed::BrandEditors,
+                Some(json!({"type": "EPCISDocument"})),
+            ),
         ),
     ])
 }
