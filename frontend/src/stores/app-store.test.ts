@@ -1,3 +1,4 @@
+import { sampleJourney, sampleTraceability } from '@/features/journey/test-data';
 import type { SessionUser } from '@/lib/api/types';
 import {
   DATA_SLICES,
@@ -33,10 +34,10 @@ describe('app store', () => {
     expect(DATA_SLICES).toEqual([
       'brandscans',
       'reviews',
-      'productJourney',
-      'traceability',
       'orders',
       'sessions',
+      'productJourney',
+      'traceability',
       'adminScans',
       'products',
       'users',
@@ -152,8 +153,8 @@ describe('app store', () => {
 
   it('clears product journey and traceability data when a load starts, not other slices', () => {
     const s = useAppStore.getState();
-    s.loadSucceeded('productJourney', { events: [1] });
-    s.loadSucceeded('traceability', { lots: [1] });
+    s.loadSucceeded('productJourney', sampleJourney);
+    s.loadSucceeded('traceability', sampleTraceability);
     s.loadSucceeded('orders', { items: [1] });
     s.startLoading('productJourney');
     s.startLoading('traceability');

@@ -8,23 +8,13 @@ import { initialRequestState, type RequestState } from '@/lib/slice';
  */
 export interface PlannedSlices {
   reviews: RequestState<unknown>;
-  productJourney: RequestState<unknown>;
-  traceability: RequestState<unknown>;
   orders: RequestState<unknown>;
   sessions: RequestState<unknown>;
 }
 
-/** Slices that show one key's data at a time and clear it when a new load starts. */
-export const CLEARED_ON_LOAD: ReadonlySet<keyof PlannedSlices> = new Set([
-  'productJourney',
-  'traceability',
-]);
-
 export function initialPlannedSlices(): PlannedSlices {
   return {
     reviews: initialRequestState<unknown>(null),
-    productJourney: initialRequestState<unknown>(null),
-    traceability: initialRequestState<unknown>(null),
     orders: initialRequestState<unknown>(null),
     sessions: initialRequestState<unknown>(null),
   };

@@ -1314,7 +1314,8 @@ export interface components {
             kind: components["schemas"]["JourneyStepKind"];
             /**
              * Format: date-time
-             * @description When: the event's time, or the start (UTC) of the scans' day.
+             * @description When: the event's time; for scans, the end of their day (UTC), or
+             *     now for today's.
              */
             at: string;
             event?: components["schemas"]["EventView"];
