@@ -1,4 +1,3 @@
-import { sampleJourney, sampleTraceability } from '@/features/journey/test-data';
 import type { SessionUser } from '@/lib/api/types';
 import {
   DATA_SLICES,
@@ -153,8 +152,22 @@ describe('app store', () => {
 
   it('clears product journey and traceability data when a load starts, not other slices', () => {
     const s = useAppStore.getState();
-    s.loadSucceeded('productJourney', sampleJourney);
-    s.loadSucceeded('traceability', sampleTraceability);
+    const product = { id: 'p1', product_name: 'Tea', skuid: 'TEA-1', gtin: '09506000134352' };
+    s.loadSucceeded('productJourney', { product, steps: [], truncated: false });
+    s.loadSucceeded('traceability', {
+      product,
+      lots: ['L1'],
+      scans: 0,
+      truncated: false,
+      upstream: { commissioned: [], transformed_from: [] },
+      downstream: {
+        containers: [],
+        packed_into: [],
+        shipped: [],
+        received: [],
+        transformed_into: [],
+      },
+    });
     s.loadSucceeded('orders', { items: [1] });
     s.startLoading('productJourney');
     s.startLoading('traceability');

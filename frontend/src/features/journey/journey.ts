@@ -125,8 +125,7 @@ export function validateStepForm(v: StepFormValues): Partial<Record<keyof StepFo
   const container = v.container.trim();
   if (v.step === 'packing' && !container)
     errors.container = 'Give the SSCC of the case or pallet the units go into.';
-  else if (container && !/^[0-9]{18}$/.test(container))
-    errors.container = 'An SSCC is 18 digits.';
+  else if (container && !/^[0-9]{18}$/.test(container)) errors.container = 'An SSCC is 18 digits.';
   else if (container && !checkDigitOk(container))
     errors.container = 'This SSCC has a wrong check digit.';
   const quantity = v.quantity.trim();

@@ -1,13 +1,14 @@
 import { callApi, type ApiResult } from '@/lib/api/call-api';
-import type { RequestBody, ResponseBody } from '@/lib/api/types';
+import type { RequestBody } from '@/lib/api/types';
 import { useAppStore } from '@/stores/app-store';
 import { failureStatus, journeyMessages } from '../messages';
 
-export type ProductJourney = ResponseBody<'/api/product-journey', 'get', 200>;
+import type { ProductJourney } from '../store/journey-slices';
+
+export type { ProductJourney, Traceability } from '../store/journey-slices';
 export type JourneyStep = ProductJourney['steps'][number];
 export type JourneyEvent = NonNullable<JourneyStep['event']>;
 export type ScanObservation = NonNullable<JourneyStep['observation']>;
-export type Traceability = ResponseBody<'/api/traceability', 'get', 200>;
 export type RecordStepBody = RequestBody<'/api/epcis/steps', 'post'>;
 export type StepKind = RecordStepBody['step'];
 

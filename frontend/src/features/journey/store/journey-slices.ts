@@ -1,5 +1,10 @@
 import { initialRequestState, type RequestState } from '@/lib/slice';
-import type { ProductJourney, Traceability } from '../api/journey-api';
+import type { ResponseBody } from '@/lib/api/types';
+
+/** The spec's product journey (§7 `GET product-journey?skuid=`), as the contract types it. */
+export type ProductJourney = ResponseBody<'/api/product-journey', 'get', 200>;
+/** The spec's traceability (§7 `GET traceability?skuid=`). */
+export type Traceability = ResponseBody<'/api/traceability', 'get', 200>;
 
 /**
  * The spec's `productJourney` and `traceability` slices (§3, keyed by skuid):
