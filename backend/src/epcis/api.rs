@@ -443,7 +443,18 @@ impl EpcisApi {
             Some(s) => Some(product(&mut conn, s).await?.gtin),
             None => None,
         };
-        let biz_step = biz_step.0.as_ref().map(|s| super::cbv_word(s.as_str()));
+        let biz_step = match biz_step.0.as_ref().map(Text::as_str) {
+            Some(s)
+                if s.is_empty() || s.len() > 200 || !s.bytes().all(|b| b.is_ascii_graphic()) =>
+            {
+                return Err(ApiError::invalid_input(
+                    "biz_step must be a CBV word (such as shipping) or a URI: 1 to 200 characters without spaces.",
+                )
+                .into());
+            }
+            Some(s) => Some(super::cbv_word(s)),
+            None => None,
+        };
         let after = match after.0.as_ref().map(Text::as_str) {
             Some(a) => Some(a.parse::<i64>().map_err(|_| {
                 ApiError::invalid_input("after must be the next-cursor of an earlier page.")

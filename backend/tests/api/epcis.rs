@@ -591,8 +591,15 @@ async fn an_unknown_skuid_is_a_404_that_names_nothing() {
             );
         }
     }
-    let (status, answer) = a.get("/api/product-journey?skuid=bad%20sku").await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+    for path in [
+        "/api/product-journey?skuid=bad%20sku",
+        "/api/epcis/events?biz_step=",
+        "/api/epcis/events?biz_step=a%20b",
+        "/api/epcis/events?after=x",
+    ] {
+        let (status, answer) = a.get(path).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {answer}");
+    }
 }
 
 #[tokio::test]

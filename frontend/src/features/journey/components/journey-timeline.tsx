@@ -1,5 +1,5 @@
 import type { JourneyStep } from '../api/journey-api';
-import { formatWhen, stepTitle, whatLabel, whereLabel } from '../journey';
+import { formatWhen, identifierLabel, stepTitle, whatLabel, whereLabel } from '../journey';
 
 /** The product's journey, oldest first: its events and, per day and country, its scans. */
 export function JourneyTimeline({ steps }: { steps: readonly JourneyStep[] }) {
@@ -35,7 +35,7 @@ export function JourneyTimeline({ steps }: { steps: readonly JourneyStep[] }) {
             <div>{whatLabel(e)}</div>
             {where ? <div className="muted">at {where}</div> : null}
             {e.destinations.length ? (
-              <div className="muted">to {e.destinations.join(', ')}</div>
+              <div className="muted">to {e.destinations.map(identifierLabel).join(', ')}</div>
             ) : null}
           </li>
         );
