@@ -167,9 +167,9 @@ test.describe('at phone width', () => {
       await page.goto(`/products/${product.id}`);
       await expect(journey(page)).toContainText('Received');
       const form = page.getByRole('form', { name: 'Record a step' });
-      await expect(form.getByRole('button', { name: 'Record step' })).toBeInViewport({
-        ratio: 0,
-      });
+      const button = form.getByRole('button', { name: 'Record step' });
+      await button.scrollIntoViewIfNeeded();
+      await expect(button).toBeInViewport();
       const overflow = await page.evaluate(
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
       );

@@ -417,7 +417,8 @@ impl EpcisApi {
 
     /// Exports the organisation's events as an EPCIS 2.0 `EPCISDocument`,
     /// in the order they were stored: all, or those of one product
-    /// (`skuid`), one `biz_step` (a CBV word such as `shipping`, or a URI),
+    /// (`skuid`: its own events and those of the containers it was packed
+    /// into, as in the journey), one `biz_step` (a CBV word such as `shipping`, or a URI),
     /// with `from` ≤ eventTime < `to`. At most `limit` (default and most
     /// 500) per page; the `next-cursor` header, when present, is the
     /// `after` of the next page.
@@ -439,9 +440,13 @@ impl EpcisApi {
         #[oai(validator(minimum(value = "1"), maximum(value = "500")))] limit: Query<Option<u32>>,
     ) -> Result<ExportAnswer, ExportError> {
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
-        let gtin = match &skuid.0 {
-            Some(s) => Some(product(&mut conn, s).await?.gtin),
-            None => None,
+        let (gtin, containers) = match &skuid.0 {
+            Some(s) => {
+                let p = product(&mut conn, s).await?;
+                let containers = store::containers_of(&mut conn, &p.gtin, MOST_CONTAINERS).await?;
+                (Some(p.gtin), containers)
+            }
+            None => (None, Vec::new()),
         };
         let biz_step = match biz_step.0.as_ref().map(Text::as_str) {
             Some(s)
@@ -466,6 +471,7 @@ impl EpcisApi {
             &mut conn,
             &ExportFilter {
                 gtin: gtin.as_deref(),
+                containers: &containers,
                 biz_step: biz_step.as_deref(),
                 from: from.0,
                 to: to.0,

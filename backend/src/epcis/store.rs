@@ -154,6 +154,9 @@ pub async fn product_events(
 /// The export's filters.
 pub struct ExportFilter<'a> {
     pub gtin: Option<&'a str>,
+    /// With `gtin`: the containers its units were packed into, whose
+    /// events are the product's too.
+    pub containers: &'a [String],
     pub biz_step: Option<&'a str>,
     pub from: Option<DateTime<Utc>>,
     pub to: Option<DateTime<Utc>>,
@@ -172,7 +175,7 @@ pub async fn export_events(
                 biz_step, disposition, read_point, biz_location, parent_id, source, code_job_id,
                 document
          FROM epcis_events
-         WHERE ($1::text IS NULL OR gtins @> ARRAY[$1::text])
+         WHERE ($1::text IS NULL OR gtins @> ARRAY[$1::text] OR ids && $7::text[])
            AND ($2::text IS NULL OR biz_step = $2)
            AND ($3::timestamptz IS NULL OR event_time >= $3)
            AND ($4::timestamptz IS NULL OR event_time < $4)
@@ -186,6 +189,7 @@ pub async fn export_events(
     .bind(f.to)
     .bind(f.after)
     .bind(f.limit)
+    .bind(f.containers)
     .fetch_all(conn)
     .await
 }

@@ -338,6 +338,10 @@ async fn recorded_steps_and_scans_make_the_journey_and_traceability() {
     assert_eq!(status, StatusCode::OK);
     assert_valid_epcis(&doc);
     assert_eq!(events(&doc).len(), 4);
+    // The product's: its own and its container's events.
+    let (_, doc, _) = export(&admin, &format!("?skuid={skuid}")).await;
+    assert_valid_epcis(&doc);
+    assert_eq!(events(&doc).len(), 4, "{doc}");
     let (_, doc, _) = export(&admin, "?biz_step=shipping").await;
     assert_valid_epcis(&doc);
     assert_eq!(events(&doc).len(), 1);

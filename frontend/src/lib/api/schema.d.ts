@@ -798,7 +798,8 @@ export interface paths {
         /**
          * Exports the organisation's events as an EPCIS 2.0 `EPCISDocument`,
          *     in the order they were stored: all, or those of one product
-         *     (`skuid`), one `biz_step` (a CBV word such as `shipping`, or a URI),
+         *     (`skuid`: its own events and those of the containers it was packed
+         *     into, as in the journey), one `biz_step` (a CBV word such as `shipping`, or a URI),
          *     with `from` ≤ eventTime < `to`. At most `limit` (default and most
          *     500) per page; the `next-cursor` header, when present, is the
          *     `after` of the next page.
