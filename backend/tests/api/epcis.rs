@@ -652,3 +652,57 @@ async fn another_brand_sees_no_events_journey_or_traceability() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn capture_is_size_capped_and_parallel_captures_store_an_event_once() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (_, _, gtin14) = product(&admin).await;
+
+    // Over 4 MiB: 413 before anything is read.
+    let big = json!({"type": "EPCISDocument", "pad": "x".repeat(4 * 1024 * 1024 + 1)});
+    let (status, answer) = admin.post("/api/epcis/capture", big).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{answer}");
+    // More events than a capture may hold: refused whole.
+    let mut many = document(
+        &gtin14,
+        [
+            "urn:uuid:6d4a3f1e-0000-4000-8000-00000000000a",
+            "urn:uuid:6d4a3f1e-0000-4000-8000-00000000000b",
+        ],
+    );
+    let event = many["epcisBody"]["eventList"][0].clone();
+    let list: Vec<Value> = (0..1001)
+        .map(|i| {
+            let mut e = event.clone();
+            e["eventID"] = json!(format!("urn:uuid:6d4a3f1e-0000-4000-8000-{i:012}"));
+            e
+        })
+        .collect();
+    many["epcisBody"]["eventList"] = json!(list);
+    let (status, answer) = admin.post("/api/epcis/capture", many).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+    assert_eq!(answer["errors"][0]["pointer"], "/epcisBody/eventList");
+    assert_eq!(stored_events(&app, &brand).await, 0);
+
+    // The same document six times at once: stored once, the others 409.
+    let ids = [
+        "urn:uuid:6d4a3f1e-0000-4000-8000-0000000000c1",
+        "urn:uuid:6d4a3f1e-0000-4000-8000-0000000000c2",
+    ];
+    let answers = futures::future::join_all(
+        (0..6).map(|_| admin.post("/api/epcis/capture", document(&gtin14, ids))),
+    )
+    .await;
+    let created = answers
+        .iter()
+        .filter(|(s, _)| *s == StatusCode::CREATED)
+        .count();
+    let conflicts = answers
+        .iter()
+        .filter(|(s, _)| *s == StatusCode::CONFLICT)
+        .count();
+    assert_eq!((created, conflicts), (1, 5), "{answers:?}");
+    assert_eq!(stored_events(&app, &brand).await, 2);
+}
