@@ -12,8 +12,10 @@
 //! `api.rs` or `api/`: its operations; `store.rs`: its SQL):
 //! `accounts` (organisation users, the user's own profile and preferences),
 //! `audit`, `auth` (sign-in, sessions), `codes` (serialized codes: jobs,
-//! downloads), `labels` (templates, previews, print jobs), `organisation`, `products`, `reviews` (consumers' reviews from the scan
-//! page), `scans` (the public resolver, scan records and analytics), `tenants`
+//! downloads), `epcis` (EPCIS 2.0 events: capture, export, the product journey and
+//! traceability), `labels` (templates, previews, print jobs), `organisation`, `products`,
+//! `reviews` (consumers' reviews from the scan page), `scans` (the public resolver, scan
+//! records and analytics), `tenants`
 //! (onboarding and platform administration). `docs/adding-a-domain.md` is the
 //! checklist for a new one.
 
@@ -30,6 +32,7 @@ pub mod accounts;
 pub mod audit;
 pub mod auth;
 pub mod codes;
+pub mod epcis;
 pub mod organisation;
 pub mod products;
 pub mod reviews;

@@ -188,9 +188,55 @@ def unique_names(attributes):
     return out
 
 
+# A GLN and an SSCC with right check digits, for recorded EPCIS steps.
+GLN = "9506000134352"
+SSCC = "106141412345678908"
+
+
+def valid_location(value):
+    """A location whose GLN check digit (or SGLN digit count) is right."""
+    if not isinstance(value, str):
+        return value
+    if len(value) == 13 and value.isdigit():
+        return value[:-1] + gs1_check_digit(value[:-1])
+    prefix = "https://id.gs1.org/414/"
+    if value.startswith(prefix):
+        gln = value[len(prefix):len(prefix) + 13]
+        return prefix + gln[:-1] + gs1_check_digit(gln[:-1]) + value[len(prefix) + 13:]
+    if value.startswith("urn:epc:id:sgln:"):
+        parts = value[len("urn:epc:id:sgln:"):].split(".")
+        if len(parts) == 3 and len(parts[0]) + len(parts[1]) != 12:
+            return "urn:epc:id:sgln:%s.%s.%s" % (GLN[:7], GLN[7:12], parts[2])
+    return value
+
+
+def valid_step(body):
+    """A recorded EPCIS step as the server takes it (epcis::api::record):
+    check digits right, a container when packing, a destination only when
+    shipping, a time not in the future."""
+    out = dict(body)
+    out["location"] = valid_location(out.get("location"))
+    if "destination" in out:
+        if out.get("step") != "shipping":
+            del out["destination"]
+        else:
+            out["destination"] = valid_location(out["destination"])
+    container = out.get("container")
+    if isinstance(container, str) and len(container) == 18 and container.isdigit():
+        out["container"] = container[:-1] + gs1_check_digit(container[:-1])
+    if out.get("step") == "packing" and "container" not in out:
+        out["container"] = SSCC
+    when = out.get("event_time")
+    if isinstance(when, str) and when[:4].isdigit() and when[:4] >= "2026":
+        out["event_time"] = "2025" + when[4:]
+    return out
+
+
 def mapped(body):
     if not isinstance(body, dict):
         return body
+    if "step" in body and "location" in body:
+        body = valid_step(body)
     if "gtin" in body:
         body = {**body, "gtin": with_check_digit(body["gtin"])}
     if "design" in body:

@@ -1,7 +1,8 @@
 //! The work of a code job, run by [`crate::jobs`]: batches of random serials
 //! written with `COPY`, each batch committed with the job's progress, so
 //! `generated` is always exactly the codes stored. A job resumes from there
-//! after a restart.
+//! after a restart. The batch that finishes the job also stores the job's
+//! EPCIS commissioning event (`epcis::commissioning`).
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -89,6 +90,12 @@ async fn generate(db: &Db, tenant: &TenantRef, job_id: Uuid) -> anyhow::Result<(
             }
         }
         store::add_generated(&mut tx, job_id, count).await?;
+        if job.generated + count == job.quantity {
+            // The job is done: its codes are commissioned in the same
+            // transaction (one EPCIS event for the whole job).
+            let event = crate::epcis::commissioning(&job, chrono::Utc::now());
+            crate::epcis::store::insert_events(&mut tx, &[event]).await?;
+        }
         tx.commit().await?;
     }
 }

@@ -10,6 +10,7 @@ use crate::accounts::api::me::MeApi;
 use crate::accounts::api::users::UsersApi;
 use crate::auth::api::AuthApi;
 use crate::codes::api::CodesApi;
+use crate::epcis::api::EpcisApi;
 use crate::http::health::HealthApi;
 use crate::labels::api::LabelsApi;
 use crate::organisation::api::OrganisationApi;
@@ -35,7 +36,7 @@ pub type Apis = (
         CodesApi,
         LabelsApi,
     ),
-    (ScansApi, ReviewsApi),
+    (ScansApi, ReviewsApi, EpcisApi),
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {

@@ -28,6 +28,8 @@ const LARGER_BODIES: &[(&str, usize)] = &[
     ("addProductImage", 5 * 1024 * 1024 + 64 * 1024),
     // 5000 products with long descriptions.
     ("importProducts", 4 * 1024 * 1024),
+    // An EPCIS document of up to 1,000 events (`epcis::MAX_CAPTURE_BYTES`).
+    ("captureEpcis", crate::epcis::MAX_CAPTURE_BYTES),
 ];
 
 /// What the guard needs to know about the operation a request calls.

@@ -31,4 +31,8 @@ pub enum ApiTags {
     /// Consumers' reviews from the scan page, read and moderated by the
     /// brand. (Consumers send them to `POST /r/review`, outside `/api`.)
     Reviews,
+    /// EPCIS 2.0 events: capture and export, steps recorded in the app
+    /// (packing, shipping, receiving), the product journey and
+    /// traceability.
+    Epcis,
 }

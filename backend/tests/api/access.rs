@@ -224,6 +224,23 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             "updateReview",
             (Allowed::BrandEditors, Some(json!({"hidden": true}))),
         ),
+        ("productJourney", (Allowed::BrandMembers, None)),
+        ("traceability", (Allowed::BrandMembers, None)),
+        ("exportEpcisEvents", (Allowed::BrandMembers, None)),
+        (
+            "recordEpcisStep",
+            (
+                Allowed::BrandEditors,
+                Some(json!({"step": "packing", "skuid": "", "location": ""})),
+            ),
+        ),
+        (
+            "captureEpcis",
+            (
+                Allowed::BrandEditors,
+                Some(json!({"type": "EPCISDocument"})),
+            ),
+        ),
     ])
 }
 

@@ -9,6 +9,7 @@ mod access;
 mod auth;
 mod codes;
 mod contract;
+mod epcis;
 mod headers;
 mod input;
 mod isolation;

@@ -33,11 +33,11 @@ describe('app store', () => {
     expect(DATA_SLICES).toEqual([
       'brandscans',
       'reviews',
-      'productJourney',
-      'traceability',
       'orders',
       'sessions',
       'consumers',
+      'productJourney',
+      'traceability',
       'adminScans',
       'products',
       'users',
@@ -153,8 +153,22 @@ describe('app store', () => {
 
   it('clears product journey and traceability data when a load starts, not other slices', () => {
     const s = useAppStore.getState();
-    s.loadSucceeded('productJourney', { events: [1] });
-    s.loadSucceeded('traceability', { lots: [1] });
+    const product = { id: 'p1', product_name: 'Tea', skuid: 'TEA-1', gtin: '09506000134352' };
+    s.loadSucceeded('productJourney', { product, steps: [], truncated: false });
+    s.loadSucceeded('traceability', {
+      product,
+      lots: ['L1'],
+      scans: 0,
+      truncated: false,
+      upstream: { commissioned: [], transformed_from: [] },
+      downstream: {
+        containers: [],
+        packed_into: [],
+        shipped: [],
+        received: [],
+        transformed_into: [],
+      },
+    });
     s.loadSucceeded('orders', { items: [1] });
     s.startLoading('productJourney');
     s.startLoading('traceability');

@@ -16,6 +16,11 @@ import {
   type AdminScansSlice,
 } from '@/features/platform-admin/store/admin-scans-slice';
 import {
+  initialJourneySlices,
+  JOURNEY_SLICES_CLEARED_ON_LOAD,
+  type JourneySlices,
+} from '@/features/journey/store/journey-slices';
+import {
   initialProductsSlice,
   productsActions,
   type ProductsActions,
@@ -40,7 +45,7 @@ import {
   type UsersSlice,
 } from '@/features/users/store/users-slice';
 import { requestFailed, requestSucceeded, startRequest, type RequestState } from '@/lib/slice';
-import { CLEARED_ON_LOAD, initialPlannedSlices, type PlannedSlices } from './planned-slices';
+import { initialPlannedSlices, type PlannedSlices } from './planned-slices';
 
 /** localStorage key of the persisted state (spec §3). */
 export const PERSIST_KEY = 'root';
@@ -59,6 +64,7 @@ export type AppData = AuthSlice &
   PlannedSlices &
   SessionsSlice &
   ConsumersSlice &
+  JourneySlices &
   AdminScansSlice &
   ProductsSlice &
   UsersSlice;
@@ -92,6 +98,7 @@ export function initialData(): AppData {
     ...initialPlannedSlices(),
     ...initialSessionsSlice(),
     ...initialConsumersSlice(),
+    ...initialJourneySlices(),
     ...initialAdminScansSlice(),
     ...initialProductsSlice(),
     ...initialUsersSlice(),
@@ -107,7 +114,8 @@ interface PersistedShape {
   auth: PersistedAuth;
 }
 
-const clearedOnLoad: ReadonlySet<string> = CLEARED_ON_LOAD;
+/** Slices that show one key's data at a time and clear it when a new load starts (spec §4). */
+const clearedOnLoad: ReadonlySet<string> = new Set<string>(JOURNEY_SLICES_CLEARED_ON_LOAD);
 
 export const useAppStore = create<AppState>()(
   persist(

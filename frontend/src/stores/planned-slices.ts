@@ -7,21 +7,11 @@ import { initialRequestState, type RequestState } from '@/lib/slice';
  * folder and `app-store.ts` composes it from there.
  */
 export interface PlannedSlices {
-  productJourney: RequestState<unknown>;
-  traceability: RequestState<unknown>;
   orders: RequestState<unknown>;
 }
 
-/** Slices that show one key's data at a time and clear it when a new load starts. */
-export const CLEARED_ON_LOAD: ReadonlySet<keyof PlannedSlices> = new Set([
-  'productJourney',
-  'traceability',
-]);
-
 export function initialPlannedSlices(): PlannedSlices {
   return {
-    productJourney: initialRequestState<unknown>(null),
-    traceability: initialRequestState<unknown>(null),
     orders: initialRequestState<unknown>(null),
   };
 }

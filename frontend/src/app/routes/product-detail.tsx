@@ -1,5 +1,6 @@
 import { useParams } from 'react-router';
 import { ProductCodes } from '@/features/codes/components/product-codes';
+import { ProductJourney } from '@/features/journey/components/product-journey';
 import { ProductDetailPage } from '@/features/products/components/product-detail-page';
 
 export function Component() {
@@ -10,7 +11,10 @@ export function Component() {
       key={id}
       id={id}
       sections={(product) => (
-        <ProductCodes productId={product.id} archived={Boolean(product.archived_at)} />
+        <>
+          <ProductCodes productId={product.id} archived={Boolean(product.archived_at)} />
+          <ProductJourney skuid={product.skuid} archived={Boolean(product.archived_at)} />
+        </>
       )}
     />
   );

@@ -843,6 +843,125 @@ export interface paths {
         patch: operations["updateReview"];
         trace?: never;
     };
+    "/api/epcis/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Captures an EPCIS 2.0 JSON-LD `EPCISDocument` (at most 1,000
+         *     ObjectEvents, AggregationEvents and TransformationEvents, 4 MiB).
+         *     The document is checked against the official EPCIS 2.0 JSON schema,
+         *     then for what the schema cannot say (GLN check digits of locations,
+         *     eventIDs unique); a document with one bad event stores nothing (400
+         *     with the first errors and their JSON pointers). eventIDs already
+         *     stored: 409, nothing stored. Events without an eventID get a
+         *     `urn:uuid:` one.
+         */
+        post: operations["captureEpcis"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/epcis/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Exports the organisation's events as an EPCIS 2.0 `EPCISDocument`,
+         *     in the order they were stored: all, or those of one product
+         *     (`skuid`: its own events and those of the containers it was packed
+         *     into, as in the journey), one `biz_step` (a CBV word such as `shipping`, or a URI),
+         *     with `from` ≤ eventTime < `to`. At most `limit` (default and most
+         *     500) per page; the `next-cursor` header, when present, is the
+         *     `after` of the next page.
+         */
+        get: operations["exportEpcisEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/epcis/steps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records a packing (an AggregationEvent: the units into a container),
+         *     shipping or receiving (ObjectEvents, of the container or of the
+         *     product's units) of a product, at a location given by its GLN, as an
+         *     EPCIS 2.0 event with CBV 2.0 values.
+         */
+        post: operations["recordEpcisStep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product-journey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The spec's product journey of the product `skuid`: a timeline,
+         *     oldest first, of its EPCIS events (commissioning, packing, shipping,
+         *     receiving, transformations; also those of the containers it was
+         *     packed into) and of consumers' scans as observations per day and
+         *     country. An unknown skuid is a 404.
+         */
+        get: operations["productJourney"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/traceability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The spec's traceability of the product `skuid`: upstream (which lots
+         *     and code jobs were commissioned, what transformations produced it)
+         *     and downstream (which containers its units were packed into, where
+         *     it or they were shipped and received, what it was transformed
+         *     into). An unknown skuid is a 404.
+         */
+        get: operations["traceability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -983,6 +1102,29 @@ export interface components {
             /** Format: int64 */
             qr_codes_remaining: number;
         };
+        /**
+         * CaptureRefused
+         * @description A capture refused for its content: the error envelope with the
+         *     problems found (the schema validator's first errors, each with a JSON
+         *     pointer into the document). Nothing was stored.
+         */
+        CaptureRefused: {
+            error: string;
+            /** @description `invalid_epcis` (or `invalid_input` for a body that is not JSON). */
+            code: string;
+            /** @default [] */
+            errors: components["schemas"]["DocumentError"][];
+        };
+        /**
+         * CaptureReport
+         * @description A captured document: how many events were stored, and their eventIDs
+         *     (those the document left out are `urn:uuid:` ones the server gave).
+         */
+        CaptureReport: {
+            /** Format: uint64 */
+            captured: number;
+            event_ids: string[];
+        };
         /** ChangePassword */
         ChangePassword: {
             /** @description A wrong one is refused with 403 (`wrong_password`). */
@@ -1104,6 +1246,34 @@ export interface components {
             margin_mm: number;
         };
         /**
+         * DocumentError
+         * @description One problem in a document: where (a JSON pointer into it) and what.
+         */
+        DocumentError: {
+            /**
+             * @description A JSON pointer (RFC 6901) to the offending value; empty for the
+             *     document itself.
+             */
+            pointer: string;
+            message: string;
+        };
+        /**
+         * Downstream
+         * @description Where it went.
+         */
+        Downstream: {
+            /** @description The containers (parentIDs) its units were packed into. */
+            containers: string[];
+            /** @description The packing (aggregation) events. */
+            packed_into: components["schemas"]["EventView"][];
+            /** @description Shipping events of the product or its containers. */
+            shipped: components["schemas"]["EventView"][];
+            /** @description Receiving events of the product or its containers. */
+            received: components["schemas"]["EventView"][];
+            /** @description Transformations that consumed it, with their outputs. */
+            transformed_into: components["schemas"]["EventView"][];
+        };
+        /**
          * ErrorBody
          * @description The JSON body of every error answer.
          */
@@ -1112,6 +1282,57 @@ export interface components {
             error: string;
             /** @description A stable machine-readable code, e.g. `invalid_input`, `forbidden`, `csrf`. */
             code: string;
+        };
+        /**
+         * @description Where an event came from.
+         * @enum {string}
+         */
+        EventSource: "codes" | "capture" | "recorded";
+        /**
+         * EventView
+         * @description An event as the journey and traceability show it.
+         */
+        EventView: {
+            event_id: string;
+            /** @description `ObjectEvent`, `AggregationEvent` or `TransformationEvent`. */
+            event_type: string;
+            action?: string;
+            /** Format: date-time */
+            event_time: string;
+            event_time_zone_offset: string;
+            /** Format: date-time */
+            record_time: string;
+            /** @description CBV 2.0 word (`commissioning`, `packing`, `shipping`, …) or URI. */
+            biz_step?: string;
+            disposition?: string;
+            read_point?: string;
+            biz_location?: string;
+            /** @description The container of an AggregationEvent. */
+            parent_id?: string;
+            /** @description The instances it names (`epcList` or `childEPCs`), at most 100. */
+            epcs: string[];
+            /**
+             * Format: int64
+             * @description How many instances it names in all.
+             */
+            epc_count: number;
+            /**
+             * @description The classes and quantities it names (`quantityList` or
+             *     `childQuantityList`).
+             */
+            quantities: components["schemas"]["QuantityView"][];
+            /** @description What a TransformationEvent consumed (EPCs and classes). */
+            inputs: string[];
+            /** @description What a TransformationEvent produced (EPCs and classes). */
+            outputs: string[];
+            /** @description The destinations of a shipment (`destinationList`). */
+            destinations: string[];
+            source: components["schemas"]["EventSource"];
+            /**
+             * Format: uuid
+             * @description The code job a commissioning event is of.
+             */
+            code_job_id?: string;
         };
         /** FirstAdmin */
         FirstAdmin: {
@@ -1167,6 +1388,23 @@ export interface components {
          * @enum {string}
          */
         JobStatus: "queued" | "running" | "done" | "failed";
+        /**
+         * JourneyStep
+         * @description One step of a journey: an event, or a day's scans from one country.
+         */
+        JourneyStep: {
+            kind: components["schemas"]["JourneyStepKind"];
+            /**
+             * Format: date-time
+             * @description When: the event's time; for scans, the end of their day (UTC), or
+             *     now for today's.
+             */
+            at: string;
+            event?: components["schemas"]["EventView"];
+            observation?: components["schemas"]["ScanObservation"];
+        };
+        /** @enum {string} */
+        JourneyStepKind: "event" | "observation";
         /**
          * LabelFields
          * @description The human-readable lines printed next to the barcode.
@@ -1470,6 +1708,20 @@ export interface components {
             count: number;
         };
         /**
+         * ProductJourney
+         * @description The spec's product journey: the product's events (its own, and those of
+         *     the containers it was packed into) and its scans, oldest first.
+         */
+        ProductJourney: {
+            product: components["schemas"]["TracedProduct"];
+            steps: components["schemas"]["JourneyStep"][];
+            /**
+             * @description True when there were more events or observations than the journey
+             *     shows (the newest 1,000 of each are shown).
+             */
+            truncated: boolean;
+        };
+        /**
          * ProductList
          * @description The spec's list answer: the active products, and the organisation's
          *     product limit and how many it has.
@@ -1513,6 +1765,50 @@ export interface components {
             organisationName?: string;
             /** Format: date-time */
             createdAt: string;
+        };
+        /**
+         * QuantityView
+         * @description An EPC class and how many of it.
+         */
+        QuantityView: {
+            epc_class: string;
+            /** Format: double */
+            quantity?: number;
+            uom?: string;
+        };
+        /**
+         * RecordStep
+         * @description A packing, shipping or receiving staff record.
+         */
+        RecordStep: {
+            step: components["schemas"]["StepKind"];
+            /** @description The product's skuid. */
+            skuid: string;
+            /** @description The lot (GS1 AI 10), when the units are of one. */
+            lot?: string;
+            /**
+             * Format: int64
+             * @description How many units (packed into the container, or shipped or received
+             *     when no container is named).
+             */
+            quantity?: number;
+            /**
+             * @description The container's SSCC (18 digits): required for packing; for
+             *     shipping and receiving, the container that moves.
+             */
+            container?: string;
+            /**
+             * @description Where it happens (readPoint and bizLocation): a GLN, or
+             *     `https://id.gs1.org/414/{gln}` or `urn:epc:id:sgln:…`.
+             */
+            location: string;
+            /** @description Where a shipment goes (shipping only), as `location`. */
+            destination?: string;
+            /**
+             * Format: date-time
+             * @description When it happened; now when absent. Not in the future.
+             */
+            event_time?: string;
         };
         /**
          * RemoveUser
@@ -1634,6 +1930,28 @@ export interface components {
             lon?: number;
             /** Format: int64 */
             count: number;
+        };
+        /**
+         * ScanObservation
+         * @description Scans of the product on one day from one country (an observation, not
+         *     an EPCIS event).
+         */
+        ScanObservation: {
+            /** Format: date */
+            day: string;
+            /** @description ISO 3166-1 alpha-2; empty when the place is not known. */
+            country: string;
+            country_name: string;
+            /** Format: int64 */
+            scans: number;
+            /** Format: int64 */
+            first_scans: number;
+            /** Format: int64 */
+            genuine: number;
+            /** Format: int64 */
+            suspicious: number;
+            /** Format: int64 */
+            not_recognised: number;
         };
         /**
          * ScanRecord
@@ -1775,6 +2093,11 @@ export interface components {
             status: string;
         };
         /**
+         * @description A supply-chain step staff record in the app.
+         * @enum {string}
+         */
+        StepKind: "packing" | "shipping" | "receiving";
+        /**
          * @description The barcode on a label.
          * @enum {string}
          */
@@ -1830,6 +2153,45 @@ export interface components {
         };
         /** @enum {string} */
         Theme: "light" | "dark" | "system";
+        /**
+         * Traceability
+         * @description The spec's traceability: upstream and downstream of a product.
+         */
+        Traceability: {
+            product: components["schemas"]["TracedProduct"];
+            /** @description The lots its commissioned codes are of. */
+            lots: string[];
+            upstream: components["schemas"]["Upstream"];
+            downstream: components["schemas"]["Downstream"];
+            /**
+             * Format: int64
+             * @description Consumers' scans of it, in all.
+             */
+            scans: number;
+            /** @description True when the product has more events than were read (1,000). */
+            truncated: boolean;
+        };
+        /**
+         * TracedProduct
+         * @description The product a journey or traceability is of.
+         */
+        TracedProduct: {
+            /** Format: uuid */
+            id: string;
+            product_name: string;
+            skuid: string;
+            gtin: string;
+        };
+        /**
+         * Upstream
+         * @description Where the product came from.
+         */
+        Upstream: {
+            /** @description Its commissioning events: which lots and code jobs, how many. */
+            commissioned: components["schemas"]["EventView"][];
+            /** @description Transformations that produced it, with their inputs. */
+            transformed_from: components["schemas"]["EventView"][];
+        };
         /**
          * Usage
          * @description One line of the usage table: how much of a limit is used.
@@ -5566,6 +5928,370 @@ export interface operations {
                 };
             };
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    captureEpcis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": unknown;
+            };
+        };
+        responses: {
+            /** @description Every event of the document was stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["CaptureReport"];
+                };
+            };
+            /**
+             * @description The document is not a valid EPCIS 2.0 document: nothing was stored;
+             *     `errors` says where and why.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["CaptureRefused"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportEpcisEvents: {
+        parameters: {
+            query?: {
+                skuid?: string;
+                biz_step?: string;
+                from?: string;
+                to?: string;
+                after?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description An EPCIS 2.0 `EPCISDocument` (JSON-LD) of the matching events, in the
+             *     order they were stored; it validates against the official EPCIS 2.0
+             *     JSON schema. When more events match, `next-cursor` is the `after`
+             *     of the next page.
+             */
+            200: {
+                headers: {
+                    "NEXT-CURSOR"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": unknown;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    recordEpcisStep: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["RecordStep"];
+            };
+        };
+        responses: {
+            /** @description The event stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["EventView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    productJourney: {
+        parameters: {
+            query: {
+                skuid: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ProductJourney"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    traceability: {
+        parameters: {
+            query: {
+                skuid: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Traceability"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
