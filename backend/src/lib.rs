@@ -12,7 +12,8 @@
 //! `api.rs` or `api/`: its operations; `store.rs`: its SQL):
 //! `accounts` (organisation users, the user's own profile and preferences),
 //! `audit`, `auth` (sign-in, sessions), `codes` (serialized codes: jobs,
-//! downloads), `labels` (templates, previews, print jobs), `organisation`, `products`, `scans` (the public resolver, scan
+//! downloads), `labels` (templates, previews, print jobs), `organisation`, `passports`
+//! (digital product passports and their versions), `products`, `scans` (the public resolver, scan
 //! records and analytics), `tenants`
 //! (onboarding and platform administration). `docs/adding-a-domain.md` is the
 //! checklist for a new one.
@@ -31,6 +32,7 @@ pub mod audit;
 pub mod auth;
 pub mod codes;
 pub mod organisation;
+pub mod passports;
 pub mod products;
 pub mod scans;
 pub mod tenants;

@@ -13,11 +13,14 @@ use crate::codes::api::CodesApi;
 use crate::http::health::HealthApi;
 use crate::labels::api::LabelsApi;
 use crate::organisation::api::OrganisationApi;
+use crate::passports::api::PassportsApi;
 use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
 use crate::scans::api::ScansApi;
 use crate::tenants::api::TenantsApi;
 
-/// Every API of the service, in the order the contract lists them.
+/// Every API of the service, in the order the contract lists them. Rust
+/// gives tuples `Default` up to 12 elements, so later domains are grouped in
+/// nested tuples (scans and passports: the public side of a product).
 pub type Apis = (
     HealthApi,
     AuthApi,
@@ -30,7 +33,7 @@ pub type Apis = (
     ProductTransferApi,
     CodesApi,
     LabelsApi,
-    ScansApi,
+    (ScansApi, PassportsApi),
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {

@@ -28,4 +28,7 @@ pub enum ApiTags {
     /// the platform admins' list across brands. (The public resolver itself,
     /// `GET /01/{gtin}[/10/{lot}]/21/{serial}`, is outside `/api`.)
     Scans,
+    /// Digital product passports (EU ESPR Annex III data) of products and
+    /// lots, their versions and completeness.
+    Passports,
 }
