@@ -9,8 +9,8 @@ use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use uuid::Uuid;
 
-use super::store::{self, StoredVersion};
 use super::PassportData;
+use super::store::{self, StoredVersion};
 use crate::codes::LotNumber;
 use crate::db::unique_violation;
 use crate::error_responses;
@@ -297,14 +297,15 @@ impl PassportsApi {
             .ok_or_else(no_such_product)?;
         let version = store::next_version(&mut tx, id, &lot, completeness).await?;
         let by = caller.session.account_id;
-        let saved_at = store::insert_version(&mut tx, id, &lot, version, &document, completeness, by)
-            .await
-            .map_err(|e| match unique_violation(&e) {
-                Some("passport_versions_pkey") => ApiError::conflict(
-                    "Someone saved this passport at the same moment. Reload it and save again.",
-                ),
-                _ => ApiError::from(e),
-            })?;
+        let saved_at =
+            store::insert_version(&mut tx, id, &lot, version, &document, completeness, by)
+                .await
+                .map_err(|e| match unique_violation(&e) {
+                    Some("passport_versions_pkey") => ApiError::conflict(
+                        "Someone saved this passport at the same moment. Reload it and save again.",
+                    ),
+                    _ => ApiError::from(e),
+                })?;
         tx.commit().await?;
         Ok(PassportOk::Ok(Json(Passport::new(
             id,

@@ -430,11 +430,17 @@ pub struct PassportData {
     pub recycling: RecyclingSection,
 }
 
-fn short(field: &str, value: &Optional<Text<ShortText>>) -> Result<Optional<Text<ShortText>>, ApiError> {
+fn short(
+    field: &str,
+    value: &Optional<Text<ShortText>>,
+) -> Result<Optional<Text<ShortText>>, ApiError> {
     opt(value, |raw| ShortText::parse(field, raw))
 }
 
-fn long(field: &str, value: &Optional<Text<LongText>>) -> Result<Optional<Text<LongText>>, ApiError> {
+fn long(
+    field: &str,
+    value: &Optional<Text<LongText>>,
+) -> Result<Optional<Text<LongText>>, ApiError> {
     opt(value, |raw| LongText::parse(field, raw))
 }
 
@@ -443,7 +449,11 @@ fn opt<R>(
     parse: impl FnOnce(&str) -> Result<String, ApiError>,
 ) -> Result<Optional<Text<R>>, ApiError> {
     Ok(Optional(
-        value.as_ref().map(|t| parse(t.as_str())).transpose()?.map(Text::new),
+        value
+            .as_ref()
+            .map(|t| parse(t.as_str()))
+            .transpose()?
+            .map(Text::new),
     ))
 }
 
@@ -690,8 +700,9 @@ impl PassportData {
 
     /// A stored document read back.
     pub fn from_stored(value: serde_json::Value) -> Result<Self, ApiError> {
-        Self::parse_from_json(Some(value))
-            .map_err(|e| ApiError::internal(anyhow::anyhow!("stored passport: {}", e.into_message())))
+        Self::parse_from_json(Some(value)).map_err(|e| {
+            ApiError::internal(anyhow::anyhow!("stored passport: {}", e.into_message()))
+        })
     }
 }
 
@@ -701,10 +712,24 @@ mod tests {
 
     #[test]
     fn cas_numbers_and_their_check_digit() {
-        for good in ["7732-18-5", "50-00-0", "1333-86-4", "7440-43-9", "10043-35-3"] {
+        for good in [
+            "7732-18-5",
+            "50-00-0",
+            "1333-86-4",
+            "7440-43-9",
+            "10043-35-3",
+        ] {
             assert!(CasNumber::parse("cas", good).is_ok(), "{good}");
         }
-        for bad in ["7732-18-4", "07732-18-5", "7-18-5", "7732-1-5", "7732185", "12345678-12-3", "7732-18-5 "] {
+        for bad in [
+            "7732-18-4",
+            "07732-18-5",
+            "7-18-5",
+            "7732-1-5",
+            "7732185",
+            "12345678-12-3",
+            "7732-18-5 ",
+        ] {
             assert!(CasNumber::parse("cas", bad).is_err(), "{bad}");
         }
     }
@@ -714,7 +739,14 @@ mod tests {
         for good in ["DE123456789012345", "GB1", "FR12AB"] {
             assert!(Eori::parse("eori", good).is_ok(), "{good}");
         }
-        for bad in ["D1234", "de123", "DE", "DE1234567890123456", "DE 123", "DE12-3"] {
+        for bad in [
+            "D1234",
+            "de123",
+            "DE",
+            "DE1234567890123456",
+            "DE 123",
+            "DE12-3",
+        ] {
             assert!(Eori::parse("eori", bad).is_err(), "{bad}");
         }
         for good in ["640399", "64039991", "6403999100"] {

@@ -191,11 +191,16 @@ pub fn render_public_html(p: &PublicPassport) -> String {
     }
     let _ = write!(out, "<p class=\"muted\">{}.</p>", escape(&meta));
     let mut body = String::new();
-    block(&mut body, "Identification", d.identification.visibility, |o| {
-        row(o, "GTIN", &p.gtin);
-        opt_row(o, "Product identifier", &d.identification.unique_product_id);
-        opt_row(o, "Commodity code", &d.identification.commodity_code);
-    });
+    block(
+        &mut body,
+        "Identification",
+        d.identification.visibility,
+        |o| {
+            row(o, "GTIN", &p.gtin);
+            opt_row(o, "Product identifier", &d.identification.unique_product_id);
+            opt_row(o, "Commodity code", &d.identification.commodity_code);
+        },
+    );
     documents(&mut body, "Compliance documents", &d.compliance_documents);
     documents(&mut body, "User manuals", &d.user_manuals);
     documents(&mut body, "Safety information", &d.safety_information);
@@ -215,11 +220,16 @@ pub fn render_public_html(p: &PublicPassport) -> String {
         opt_row(o, "Contact", &i.contact);
     });
     let r = &d.responsible_operator;
-    block(&mut body, "Responsible economic operator", r.visibility, |o| {
-        opt_row(o, "Name", &r.name);
-        opt_row(o, "Operator identifier", &r.operator_id);
-        opt_row(o, "Contact", &r.contact);
-    });
+    block(
+        &mut body,
+        "Responsible economic operator",
+        r.visibility,
+        |o| {
+            opt_row(o, "Name", &r.name);
+            opt_row(o, "Operator identifier", &r.operator_id);
+            opt_row(o, "Contact", &r.contact);
+        },
+    );
     let s = &d.substances_of_concern;
     block(&mut body, "Substances of concern", s.visibility, |o| {
         for sub in &s.items {

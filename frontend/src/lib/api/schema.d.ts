@@ -1125,8 +1125,7 @@ export interface components {
          * @description A list of document links.
          */
         DocumentsSection: {
-            /** @default restricted */
-            visibility: components["schemas"]["Visibility"] & unknown;
+            visibility: components["schemas"]["Visibility"];
             /**
              * @description At most 20.
              * @default []
@@ -1162,8 +1161,7 @@ export interface components {
          * @description How the product is identified. (Its GTIN is the product's own.)
          */
         IdentificationSection: {
-            /** @default restricted */
-            visibility: components["schemas"]["Visibility"] & unknown;
+            visibility: components["schemas"]["Visibility"];
             /**
              * @description The unique product identifier (e.g. the GS1 Digital Link URI of the
              *     model).
@@ -1212,8 +1210,7 @@ export interface components {
          * @description The importer into the EU.
          */
         ImporterSection: {
-            /** @default restricted */
-            visibility: components["schemas"]["Visibility"] & unknown;
+            visibility: components["schemas"]["Visibility"];
             name?: string;
             /** @description EORI number: 2-letter country code and up to 15 letters or digits. */
             eori?: string;
@@ -1305,8 +1302,7 @@ export interface components {
          * @description The manufacturer.
          */
         ManufacturerSection: {
-            /** @default restricted */
-            visibility: components["schemas"]["Visibility"] & unknown;
+            visibility: components["schemas"]["Visibility"];
             name?: string;
             /** @description Its unique operator identifier. */
             operator_id?: string;
@@ -1338,8 +1334,7 @@ export interface components {
         };
         /** MaterialsSection */
         MaterialsSection: {
-            /** @default restricted */
-            visibility: components["schemas"]["Visibility"] & unknown;
+            visibility: components["schemas"]["Visibility"];
             /**
              * @description At most 50; their shares add up to 100 at most.
              * @default []
@@ -1449,8 +1444,7 @@ export interface components {
          * @description The economic operator established in the EU responsible for the product.
          */
         OperatorSection: {
-            /** @default restricted */
-            visibility: components["schemas"]["Visibility"] & unknown;
+            visibility: components["schemas"]["Visibility"];
             name?: string;
             operator_id?: string;
             contact?: string;
@@ -1813,8 +1807,7 @@ export interface components {
         };
         /** RecyclingSection */
         RecyclingSection: {
-            /** @default restricted */
-            visibility: components["schemas"]["Visibility"] & unknown;
+            visibility: components["schemas"]["Visibility"];
             instructions?: string;
             /** @description E.g. "Fully recyclable in the paper stream". */
             recyclability?: string;
@@ -1832,8 +1825,7 @@ export interface components {
         };
         /** RepairSection */
         RepairSection: {
-            /** @default restricted */
-            visibility: components["schemas"]["Visibility"] & unknown;
+            visibility: components["schemas"]["Visibility"];
             instructions?: string;
             /** @description E.g. "Spare parts for 7 years after the last unit is sold". */
             spare_parts_availability?: string;
@@ -2033,8 +2025,7 @@ export interface components {
         };
         /** SubstancesSection */
         SubstancesSection: {
-            /** @default restricted */
-            visibility: components["schemas"]["Visibility"] & unknown;
+            visibility: components["schemas"]["Visibility"];
             /**
              * @description At most 100.
              * @default []
