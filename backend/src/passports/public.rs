@@ -82,11 +82,11 @@ impl PublicPassport {
         let mut out = serde_json::Map::new();
         if let Some(serde_json::Value::Object(all)) = self.data.to_json() {
             for (name, section) in all {
-                if let serde_json::Value::Object(mut fields) = section {
-                    if fields.get("visibility").and_then(|v| v.as_str()) == Some("public") {
-                        fields.remove("visibility");
-                        out.insert(name, serde_json::Value::Object(fields));
-                    }
+                if let serde_json::Value::Object(mut fields) = section
+                    && fields.get("visibility").and_then(|v| v.as_str()) == Some("public")
+                {
+                    fields.remove("visibility");
+                    out.insert(name, serde_json::Value::Object(fields));
                 }
             }
         }
