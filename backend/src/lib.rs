@@ -13,7 +13,8 @@
 //! `accounts` (organisation users, the user's own profile and preferences),
 //! `audit`, `auth` (sign-in, sessions), `codes` (serialized codes: jobs,
 //! downloads), `epcis` (EPCIS 2.0 events: capture, export, the product journey and
-//! traceability), `labels` (templates, previews, print jobs), `organisation`, `products`,
+//! traceability), `labels` (templates, previews, print jobs), `organisation`, `passports`
+//! (digital product passports and their versions), `products`,
 //! `reviews` (consumers' reviews from the scan page), `scans` (the public resolver, scan
 //! records and analytics), `tenants`
 //! (onboarding and platform administration). `docs/adding-a-domain.md` is the
@@ -34,6 +35,7 @@ pub mod auth;
 pub mod codes;
 pub mod epcis;
 pub mod organisation;
+pub mod passports;
 pub mod products;
 pub mod reviews;
 pub mod scans;

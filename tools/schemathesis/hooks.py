@@ -26,6 +26,11 @@ checks, get the same treatment for the bodies the generator means as valid
   wrong order loses its manufacturing date;
 - a product's attribute names are unique whatever the case: a repeated name
   gets its position appended.
+- a passport's CAS numbers end in their check digit (the other digits
+  weighted 1, 2, 3, ... from the right, mod 10): a well-shaped CAS number gets
+  its last digit set to it;
+- a passport's materials' shares add up to 100 % at most: when they add up to
+  more, each is scaled down to its part of 100.
 (File contents, a CSV import or an image, are not rewritten here: see
 schemathesis.toml.)
 
@@ -53,6 +58,7 @@ Environment (set by scripts/schemathesis.sh):
 """
 
 import os
+import re
 import sys
 import threading
 
@@ -230,6 +236,46 @@ def valid_step(body):
     if isinstance(when, str) and when[:4].isdigit() and when[:4] >= "2026":
         out["event_time"] = "2025" + when[4:]
     return out
+CAS_SHAPE = re.compile(r"^[1-9][0-9]{1,6}-[0-9]{2}-[0-9]$")
+
+
+def with_cas_check_digit(value):
+    """A well-shaped CAS number with its right check digit."""
+    if not (isinstance(value, str) and CAS_SHAPE.match(value) and not value.endswith("\n")):
+        return value
+    digits = value[:-2].replace("-", "")
+    total = sum((i + 1) * int(d) for i, d in enumerate(reversed(digits)))
+    return value[:-1] + str(total % 10)
+
+
+def valid_passport(body):
+    """Passport sections whose rules no schema can say, made to hold."""
+    substances = body.get("substances_of_concern")
+    if isinstance(substances, dict) and isinstance(substances.get("items"), list):
+        items = [
+            {**s, "cas_number": with_cas_check_digit(s["cas_number"])}
+            if isinstance(s, dict) and "cas_number" in s
+            else s
+            for s in substances["items"]
+        ]
+        body = {**body, "substances_of_concern": {**substances, "items": items}}
+    materials = body.get("materials")
+    if isinstance(materials, dict) and isinstance(materials.get("items"), list):
+        shares = [
+            m.get("share_percent")
+            for m in materials["items"]
+            if isinstance(m, dict) and number_in(m.get("share_percent"), 0, 100)
+        ]
+        total = sum(shares)
+        if total > 100:
+            items = [
+                {**m, "share_percent": m["share_percent"] * 99.0 / total}
+                if isinstance(m, dict) and number_in(m.get("share_percent"), 0, 100)
+                else m
+                for m in materials["items"]
+            ]
+            body = {**body, "materials": {**materials, "items": items}}
+    return body
 
 
 def mapped(body):
@@ -237,6 +283,8 @@ def mapped(body):
         return body
     if "step" in body and "location" in body:
         body = valid_step(body)
+    if "substances_of_concern" in body or "materials" in body:
+        body = valid_passport(body)
     if "gtin" in body:
         body = {**body, "gtin": with_check_digit(body["gtin"])}
     if "design" in body:

@@ -14,6 +14,7 @@ use crate::epcis::api::EpcisApi;
 use crate::http::health::HealthApi;
 use crate::labels::api::LabelsApi;
 use crate::organisation::api::OrganisationApi;
+use crate::passports::api::PassportsApi;
 use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
 use crate::reviews::api::ReviewsApi;
 use crate::scans::api::ScansApi;
@@ -36,7 +37,7 @@ pub type Apis = (
         CodesApi,
         LabelsApi,
     ),
-    (ScansApi, ReviewsApi, EpcisApi),
+    (ScansApi, ReviewsApi, EpcisApi, PassportsApi),
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {

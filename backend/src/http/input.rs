@@ -228,6 +228,13 @@ impl<T> Optional<T> {
     }
 }
 
+/// Absent (sections of a document default to empty).
+impl<T> Default for Optional<T> {
+    fn default() -> Self {
+        Self(None)
+    }
+}
+
 impl<T> std::fmt::Debug for Optional<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(if self.0.is_some() {

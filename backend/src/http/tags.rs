@@ -35,4 +35,7 @@ pub enum ApiTags {
     /// (packing, shipping, receiving), the product journey and
     /// traceability.
     Epcis,
+    /// Digital product passports (EU ESPR Annex III data) of products and
+    /// lots, their versions and completeness.
+    Passports,
 }

@@ -206,6 +206,11 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
         ("downloadCodesZip", (Allowed::BrandEditors, None)),
         ("brandScans", (Allowed::BrandMembersAndPlatform, None)),
         ("scanAnalytics", (Allowed::BrandMembers, None)),
+        ("listPassports", (Allowed::BrandMembers, None)),
+        ("getPassport", (Allowed::BrandMembers, None)),
+        ("savePassport", (Allowed::BrandEditors, Some(json!({})))),
+        ("listPassportVersions", (Allowed::BrandMembers, None)),
+        ("getPassportVersion", (Allowed::BrandMembers, None)),
         ("getScanSettings", (Allowed::BrandMembers, None)),
         (
             "updateScanSettings",
@@ -267,6 +272,8 @@ fn concrete(path: &str) -> String {
     let path = path
         .replace("{client_id}", "no-such-tenant")
         .replace("{id}", "00000000-0000-0000-0000-000000000000")
+        .replace("{product_id}", "00000000-0000-0000-0000-000000000000")
+        .replace("{version}", "1")
         .replace("{image}", "00000000-0000-0000-0000-000000000000.png");
     if path == "/api/account-info" {
         format!("{path}?action=otheraccountinfo")

@@ -18,6 +18,7 @@ mod limits;
 mod me;
 mod openapi;
 mod organisation;
+mod passports;
 mod product_images;
 mod products;
 mod reviews;

@@ -20,10 +20,6 @@ export const plannedModules = {
   qa: { title: 'QA and compliance', summary: 'Inspections, deviations and certificates.' },
   manufacturing: { title: 'Manufacturing', summary: 'Work orders, batches and output.' },
   logistics: { title: 'Logistics', summary: 'Shipments, carriers and deliveries.' },
-  dpp: {
-    title: 'Digital product passport',
-    summary: 'The passport a consumer sees when scanning a product’s code.',
-  },
   sales: { title: 'Sales', summary: 'Customers, orders and order quantities.' },
   pricing: { title: 'Pricing', summary: 'Price lists and discounts.' },
   financial: { title: 'Financial metrics', summary: 'Revenue, costs and margins.' },

@@ -49,6 +49,11 @@ export const paths = {
   manufacturing: { path: '/Manufacturing', href: () => '/Manufacturing' },
   logistics: { path: '/Logistics', href: () => '/Logistics' },
   dpp: { path: '/DPP', href: () => '/DPP' },
+  dppPassport: {
+    path: '/DPP/:productId',
+    href: (productId: string, lot?: string) =>
+      `/DPP/${encodeURIComponent(productId)}${lot ? `?lot=${encodeURIComponent(lot)}` : ''}`,
+  },
   sales: { path: '/Sales', href: () => '/Sales' },
   pricing: { path: '/Pricing', href: () => '/Pricing' },
   financial: { path: '/Financial', href: () => '/Financial' },

@@ -962,6 +962,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/passports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's active products with their passports'
+         *     completeness (and the lots that have passports of their own), by
+         *     product name.
+         */
+        get: operations["listPassports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/passports/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current passport of an active product; with `lot`, the lot's own
+         *     passport if it has one, else the product's (`lot` in the answer says
+         *     which). A product without a passport answers version 0, empty.
+         */
+        get: operations["getPassport"];
+        /**
+         * Save the passport of an active product (with `lot`, the lot's own
+         *     passport, which then replaces the product's for that lot): the whole
+         *     document, as a new version. Earlier versions stay as they were.
+         *     Answers the new version.
+         */
+        put: operations["savePassport"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/passports/{product_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The versions of a passport, newest first: the product's own, or with
+         *     `lot` the lot's own (empty when it has none).
+         */
+        get: operations["listPassportVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/passports/{product_id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One version of a passport, as it was saved: the product's own, or
+         *     with `lot` the lot's own.
+         */
+        get: operations["getPassportVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1258,6 +1346,28 @@ export interface components {
             message: string;
         };
         /**
+         * DocumentLink
+         * @description A titled link to a document (a declaration of conformity, a manual, a
+         *     safety sheet).
+         */
+        DocumentLink: {
+            title: string;
+            /** @description An `https://` link. */
+            url: string;
+        };
+        /**
+         * DocumentsSection
+         * @description A list of document links.
+         */
+        DocumentsSection: {
+            visibility: components["schemas"]["Visibility"];
+            /**
+             * @description At most 20.
+             * @default []
+             */
+            items: components["schemas"]["DocumentLink"][];
+        };
+        /**
          * Downstream
          * @description Where it went.
          */
@@ -1349,6 +1459,20 @@ export interface components {
             region: string;
         };
         /**
+         * IdentificationSection
+         * @description How the product is identified. (Its GTIN is the product's own.)
+         */
+        IdentificationSection: {
+            visibility: components["schemas"]["Visibility"];
+            /**
+             * @description The unique product identifier (e.g. the GS1 Digital Link URI of the
+             *     model).
+             */
+            unique_product_id?: string;
+            /** @description HS (6 digits), CN (8) or TARIC (10) commodity code. */
+            commodity_code?: string;
+        };
+        /**
          * ImportRefused
          * @description An import refused for its rows: the error envelope with every problem.
          */
@@ -1382,6 +1506,17 @@ export interface components {
             created: number;
             /** @description Every problem found, by row and column; empty when the file is valid. */
             errors: components["schemas"]["RowError"][];
+        };
+        /**
+         * ImporterSection
+         * @description The importer into the EU.
+         */
+        ImporterSection: {
+            visibility: components["schemas"]["Visibility"];
+            name?: string;
+            /** @description EORI number: 2-letter country code and up to 15 letters or digits. */
+            eori?: string;
+            contact?: string;
         };
         /**
          * @description The state of a code job.
@@ -1467,6 +1602,63 @@ export interface components {
             manufactured_on?: string;
             /** Format: date */
             expires_on?: string;
+        };
+        /**
+         * LotPassportSummary
+         * @description A lot's own passport, in the list.
+         */
+        LotPassportSummary: {
+            lot: string;
+            /** Format: int32 */
+            version: number;
+            /** Format: int32 */
+            completeness: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * ManufacturerSection
+         * @description The manufacturer.
+         */
+        ManufacturerSection: {
+            visibility: components["schemas"]["Visibility"];
+            name?: string;
+            /** @description Its unique operator identifier. */
+            operator_id?: string;
+            /** @description Postal or electronic address. */
+            contact?: string;
+            /**
+             * @description The unique identifiers of the facilities that make the product (at
+             *     most 20).
+             * @default []
+             */
+            facility_ids: string[];
+        };
+        /**
+         * Material
+         * @description A material the product is made of.
+         */
+        Material: {
+            name: string;
+            /**
+             * Format: double
+             * @description Share of the product's weight, %. The shares add up to 100 at most.
+             */
+            share_percent?: number;
+            /**
+             * Format: double
+             * @description Recycled content of this material, %.
+             */
+            recycled_percent?: number;
+        };
+        /** MaterialsSection */
+        MaterialsSection: {
+            visibility: components["schemas"]["Visibility"];
+            /**
+             * @description At most 50; their shares add up to 100 at most.
+             * @default []
+             */
+            items: components["schemas"]["Material"][];
         };
         /** Module */
         Module: {
@@ -1566,6 +1758,16 @@ export interface components {
         OkBody: {
             ok: boolean;
         };
+        /**
+         * OperatorSection
+         * @description The economic operator established in the EU responsible for the product.
+         */
+        OperatorSection: {
+            visibility: components["schemas"]["Visibility"];
+            name?: string;
+            operator_id?: string;
+            contact?: string;
+        };
         /** Organisation */
         Organisation: {
             clientId: string;
@@ -1586,6 +1788,176 @@ export interface components {
         /** OrganisationUpdate */
         OrganisationUpdate: {
             name: string;
+        };
+        /**
+         * Passport
+         * @description A version of a passport (or, with `version` 0, the empty passport of a
+         *     product that has none yet).
+         */
+        Passport: {
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** @description The product's GTIN-14. */
+            gtin: string;
+            /**
+             * @description The lot whose own passport this is; absent for the product's
+             *     passport (also when a lot was asked for that has none of its own).
+             */
+            lot?: string;
+            /**
+             * Format: int32
+             * @description 1, 2, …; 0 when nothing has been saved yet.
+             */
+            version: number;
+            /**
+             * Format: int32
+             * @description The share of the counted fields that are filled, 0 to 100.
+             */
+            completeness: number;
+            /** @description The counted fields that are still empty. */
+            missing: string[];
+            /** Format: date-time */
+            saved_at?: string;
+            /**
+             * Format: uuid
+             * @description The account that saved it.
+             */
+            saved_by?: string;
+            data: components["schemas"]["PassportData"];
+        };
+        /**
+         * PassportData
+         * @description A passport's content: its sections, each public or restricted. A
+         *     section left out is empty and restricted. Saving replaces the whole
+         *     document with a new version.
+         */
+        PassportData: {
+            /**
+             * @default {
+             *       "visibility": "restricted"
+             *     }
+             */
+            identification: components["schemas"]["IdentificationSection"] & unknown;
+            /**
+             * @description Declarations of conformity, certificates and other compliance documents.
+             * @default {
+             *       "items": [],
+             *       "visibility": "restricted"
+             *     }
+             */
+            compliance_documents: components["schemas"]["DocumentsSection"] & unknown;
+            /**
+             * @default {
+             *       "items": [],
+             *       "visibility": "restricted"
+             *     }
+             */
+            user_manuals: components["schemas"]["DocumentsSection"] & unknown;
+            /**
+             * @default {
+             *       "items": [],
+             *       "visibility": "restricted"
+             *     }
+             */
+            safety_information: components["schemas"]["DocumentsSection"] & unknown;
+            /**
+             * @default {
+             *       "facility_ids": [],
+             *       "visibility": "restricted"
+             *     }
+             */
+            manufacturer: components["schemas"]["ManufacturerSection"] & unknown;
+            /**
+             * @default {
+             *       "visibility": "restricted"
+             *     }
+             */
+            importer: components["schemas"]["ImporterSection"] & unknown;
+            /**
+             * @default {
+             *       "visibility": "restricted"
+             *     }
+             */
+            responsible_operator: components["schemas"]["OperatorSection"] & unknown;
+            /**
+             * @default {
+             *       "items": [],
+             *       "visibility": "restricted"
+             *     }
+             */
+            substances_of_concern: components["schemas"]["SubstancesSection"] & unknown;
+            /**
+             * @default {
+             *       "items": [],
+             *       "visibility": "restricted"
+             *     }
+             */
+            materials: components["schemas"]["MaterialsSection"] & unknown;
+            /**
+             * @default {
+             *       "visibility": "restricted"
+             *     }
+             */
+            repair: components["schemas"]["RepairSection"] & unknown;
+            /**
+             * @default {
+             *       "visibility": "restricted"
+             *     }
+             */
+            recycling: components["schemas"]["RecyclingSection"] & unknown;
+        };
+        /** PassportList */
+        PassportList: {
+            products: components["schemas"]["PassportSummary"][];
+            /** @description The fields that count towards completeness. */
+            counted_fields: string[];
+        };
+        /**
+         * PassportSummary
+         * @description An active product and its passport, in the list.
+         */
+        PassportSummary: {
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            skuid: string;
+            gtin: string;
+            /**
+             * Format: int32
+             * @description The product passport's current version; 0 when it has none.
+             */
+            version: number;
+            /**
+             * Format: int32
+             * @description Its completeness, 0 to 100 (0 when it has none).
+             */
+            completeness: number;
+            /** Format: date-time */
+            updated_at?: string;
+            /** @description The lots that have a passport of their own. */
+            lots: components["schemas"]["LotPassportSummary"][];
+        };
+        /** PassportVersionInfo */
+        PassportVersionInfo: {
+            /** Format: int32 */
+            version: number;
+            /** Format: int32 */
+            completeness: number;
+            /** Format: date-time */
+            saved_at: string;
+            /** Format: uuid */
+            saved_by: string;
+        };
+        /**
+         * PassportVersions
+         * @description The versions of one passport, newest first.
+         */
+        PassportVersions: {
+            /** Format: uuid */
+            product_id: string;
+            lot?: string;
+            versions: components["schemas"]["PassportVersionInfo"][];
         };
         /** PlaceScans */
         PlaceScans: {
@@ -1810,6 +2182,13 @@ export interface components {
              */
             event_time?: string;
         };
+        /** RecyclingSection */
+        RecyclingSection: {
+            visibility: components["schemas"]["Visibility"];
+            instructions?: string;
+            /** @description E.g. "Fully recyclable in the paper stream". */
+            recyclability?: string;
+        };
         /**
          * RemoveUser
          * @description `{"action": "removeuser", "user_id": ...}`
@@ -1820,6 +2199,13 @@ export interface components {
              * @description The account's id (an unknown or malformed one: 404; one's own: 403).
              */
             user_id: string;
+        };
+        /** RepairSection */
+        RepairSection: {
+            visibility: components["schemas"]["Visibility"];
+            instructions?: string;
+            /** @description E.g. "Spare parts for 7 years after the last unit is sold". */
+            spare_parts_availability?: string;
         };
         /**
          * ResetPassword
@@ -2098,6 +2484,31 @@ export interface components {
          */
         StepKind: "packing" | "shipping" | "receiving";
         /**
+         * Substance
+         * @description A substance of concern in the product.
+         */
+        Substance: {
+            name: string;
+            /** @description CAS registry number with its check digit, e.g. 7732-18-5. */
+            cas_number?: string;
+            /**
+             * Format: double
+             * @description Concentration, % by weight.
+             */
+            concentration_percent?: number;
+            /** @description Where in the product it is (a part, a component). */
+            location?: string;
+        };
+        /** SubstancesSection */
+        SubstancesSection: {
+            visibility: components["schemas"]["Visibility"];
+            /**
+             * @description At most 100.
+             * @default []
+             */
+            items: components["schemas"]["Substance"][];
+        };
+        /**
          * @description The barcode on a label.
          * @enum {string}
          */
@@ -2252,6 +2663,12 @@ export interface components {
          * @enum {string}
          */
         Verdict: "genuine" | "suspicious" | "not_recognised";
+        /**
+         * @description Who may see a section: anyone who scans the product (`public`), or only
+         *     the brand's own people (`restricted`).
+         * @enum {string}
+         */
+        Visibility: "public" | "restricted";
     };
     responses: never;
     parameters: never;
@@ -6265,6 +6682,339 @@ export interface operations {
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["Traceability"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPassports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["PassportList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPassport: {
+        parameters: {
+            query?: {
+                /** @description A lot number (GS1 AI 10). */
+                lot?: string;
+            };
+            header?: never;
+            path: {
+                product_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Passport"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    savePassport: {
+        parameters: {
+            query?: {
+                /** @description A lot number (GS1 AI 10). */
+                lot?: string;
+            };
+            header?: never;
+            path: {
+                product_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["PassportData"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Passport"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPassportVersions: {
+        parameters: {
+            query?: {
+                /** @description A lot number (GS1 AI 10). */
+                lot?: string;
+            };
+            header?: never;
+            path: {
+                product_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["PassportVersions"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPassportVersion: {
+        parameters: {
+            query?: {
+                /** @description A lot number (GS1 AI 10). */
+                lot?: string;
+            };
+            header?: never;
+            path: {
+                product_id: string;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Passport"];
                 };
             };
             400: {

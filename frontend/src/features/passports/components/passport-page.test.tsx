@@ -1,0 +1,135 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { json, mockApi } from '@/testing/mock-api';
+import { adminSession, renderPage, signInAs } from '@/testing/render';
+import type { Passport, PassportData, PassportList } from '../api/passports-api';
+import { PassportPage } from './passport-page';
+import { PassportsPage } from './passports-page';
+
+const ID = '11111111-1111-4111-8111-111111111111';
+
+const empty: PassportData = {
+  identification: { visibility: 'restricted' },
+  compliance_documents: { visibility: 'restricted', items: [] },
+  user_manuals: { visibility: 'restricted', items: [] },
+  safety_information: { visibility: 'restricted', items: [] },
+  manufacturer: { visibility: 'restricted', facility_ids: [] },
+  importer: { visibility: 'restricted' },
+  responsible_operator: { visibility: 'restricted' },
+  substances_of_concern: { visibility: 'restricted', items: [] },
+  materials: { visibility: 'restricted', items: [] },
+  repair: { visibility: 'restricted' },
+  recycling: { visibility: 'restricted' },
+};
+
+function passport(over: Partial<Passport> = {}): Passport {
+  return {
+    product_id: ID,
+    product_name: 'Trail shoe',
+    gtin: '09506000134352',
+    version: 2,
+    completeness: 5,
+    missing: ['identification.commodity_code'],
+    saved_at: '2026-11-20T10:00:00Z',
+    data: { ...empty, importer: { visibility: 'public', name: '<b>Importer</b>' } },
+    ...over,
+  };
+}
+
+const versions = {
+  product_id: ID,
+  versions: [
+    { version: 2, completeness: 5, saved_at: '2026-11-20T10:00:00Z', saved_by: ID },
+    { version: 1, completeness: 0, saved_at: '2026-11-19T10:00:00Z', saved_by: ID },
+  ],
+};
+
+function setup() {
+  signInAs(adminSession);
+  const api = mockApi({
+    [`GET /api/passports/${ID}`]: () => json(200, passport()),
+    [`GET /api/passports/${ID}/versions`]: () => json(200, versions),
+    [`GET /api/passports/${ID}/versions/1`]: () =>
+      json(
+        200,
+        passport({
+          version: 1,
+          data: { ...empty, repair: { visibility: 'public', instructions: 'Old way' } },
+        }),
+      ),
+    [`PUT /api/passports/${ID}`]: (call) =>
+      json(200, passport({ version: 3, data: call.body as PassportData })),
+  });
+  const view = renderPage(<PassportPage productId={ID} />, { route: `/DPP/${ID}` });
+  return { ...api, ...view };
+}
+
+describe('PassportPage', () => {
+  it('checks the server’s rules before sending, then saves the whole passport', async () => {
+    const { user, calls } = setup();
+    const form = await screen.findByRole('form', { name: 'Passport' });
+    expect(screen.getByRole('status')).toHaveTextContent('Current version 2');
+    expect(within(form).getByDisplayValue('<b>Importer</b>')).toBeInTheDocument();
+
+    await user.type(within(form).getByLabelText(/EORI number/), 'de12');
+    await user.click(within(form).getByRole('button', { name: 'Save as a new version' }));
+    expect(await within(form).findByText(/2-letter country code/)).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+
+    await user.clear(within(form).getByLabelText(/EORI number/));
+    await user.type(within(form).getByLabelText(/EORI number/), 'DE12');
+    const materials = within(screen.getByRole('region', { name: 'Materials' }));
+    await user.click(materials.getByRole('button', { name: 'Add' }));
+    await user.type(materials.getByLabelText('Material'), 'Leather');
+    await user.type(materials.getByLabelText('Share (%)'), '60');
+    await user.click(materials.getByLabelText(/Public/));
+    await user.click(within(form).getByRole('button', { name: 'Save as a new version' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1));
+    const sent = calls.find((c) => c.method === 'PUT')!.body as PassportData;
+    expect(sent.importer).toEqual({ visibility: 'public', name: '<b>Importer</b>', eori: 'DE12' });
+    expect(sent.materials).toEqual({
+      visibility: 'public',
+      items: [{ name: 'Leather', share_percent: 60 }],
+    });
+  });
+
+  it('shows an older version read-only', async () => {
+    const { user } = setup();
+    await user.click(await screen.findByRole('button', { name: 'View version 1' }));
+    const old = await screen.findByRole('region', { name: 'Version 1 (read-only)' });
+    expect(await within(old).findByText('Old way')).toBeInTheDocument();
+    expect(within(old).queryByRole('textbox')).toBeNull();
+  });
+});
+
+describe('PassportsPage', () => {
+  it('lists products with their completeness and lot passports', async () => {
+    signInAs(adminSession);
+    const list: PassportList = {
+      counted_fields: Array.from({ length: 17 }, (_, i) => `f${i}`),
+      products: [
+        {
+          product_id: ID,
+          product_name: 'Trail shoe',
+          skuid: 'SHOE',
+          gtin: '09506000134352',
+          version: 2,
+          completeness: 100,
+          updated_at: '2026-11-20T10:00:00Z',
+          lots: [{ lot: 'L-1', version: 1, completeness: 40, updated_at: '2026-11-20T10:00:00Z' }],
+        },
+      ],
+    };
+    mockApi({ 'GET /api/passports': () => json(200, list) });
+    renderPage(<PassportsPage />, { route: '/DPP' });
+    expect(
+      await screen.findByRole('meter', { name: 'Completeness of Trail shoe' }),
+    ).toHaveAttribute('aria-valuenow', '100');
+    expect(screen.getByRole('status')).toHaveTextContent(
+      '1 of 1 products have a complete passport',
+    );
+    expect(screen.getByRole('link', { name: 'L-1 (40%)' })).toHaveAttribute(
+      'href',
+      `/DPP/${ID}?lot=L-1`,
+    );
+  });
+});
