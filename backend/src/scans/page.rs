@@ -25,6 +25,12 @@ pub struct ScanView<'a> {
     pub review_token: Option<String>,
     /// The product's visible reviews: average, count, the newest few.
     pub reviews: Option<ProductReviews>,
+    /// The public part of the product's (or lot's) passport, as HTML made
+    /// by `passports::render_public_html` (every value escaped there).
+    pub passport_html: Option<String>,
+    /// The product's journey as the public sees it: (date, step), oldest
+    /// first; where it happened is the brand's business.
+    pub journey: Vec<(String, String)>,
 }
 
 /// A product's visible reviews as its scan page shows them.
@@ -193,9 +199,19 @@ pub fn scan_page(view: &ScanView<'_>) -> String {
             n => format!("This code has been scanned {n} times before."),
         };
         let _ = write!(body, "<section><p>{}</p></section>", escape(&scans));
-        body.push_str(
-            "<section><h2>Product passport</h2><p class=\"muted\">The brand has not published a digital product passport for this product here yet.</p></section>",
-        );
+        match &view.passport_html {
+            Some(passport) => body.push_str(passport),
+            None => body.push_str(
+                "<section><h2>Product passport</h2><p class=\"muted\">The brand has not published a digital product passport for this product yet.</p></section>",
+            ),
+        }
+        if !view.journey.is_empty() {
+            body.push_str("<section><h2>Journey</h2><dl>");
+            for (day, step) in &view.journey {
+                row(&mut body, day, step);
+            }
+            body.push_str("</dl></section>");
+        }
         reviews_section(&mut body, view);
         if let Some(token) = &view.review_token {
             let _ = write!(
@@ -263,6 +279,15 @@ fn reviews_section(body: &mut String, view: &ScanView<'_>) {
     body.push_str("</section>");
 }
 
+/// A product's public passport on a page of its own (`linkType=gs1:dpp`).
+pub fn passport_page(product_name: &str, passport_html: &str) -> String {
+    let body = format!(
+        "<div class=\"verdict ok\"><h1>{}</h1><p>Digital product passport</p></div>{passport_html}",
+        escape(product_name)
+    );
+    page(&format!("{product_name}: product passport"), &body)
+}
+
 /// A short page that tells the person how something they sent went.
 pub fn notice_page(title: &str, message: &str, ok: bool) -> String {
     let body = format!(
@@ -307,6 +332,8 @@ mod tests {
                 count: 2,
                 newest: vec![(5, "<img src=x onerror=alert(1)>".into())],
             }),
+            passport_html: None,
+            journey: vec![("2026-11-20".into(), "Shipped <b>".into())],
         };
         let html = scan_page(&view);
         assert!(!html.contains("<script>"));
@@ -316,6 +343,7 @@ mod tests {
         assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;"));
         assert!(html.contains("value=\"t&quot;&gt;&lt;script&gt;\""));
         assert!(html.contains("Rated 4.5 out of 5 by 2 buyers."));
+        assert!(html.contains("Shipped &lt;b&gt;"));
         assert!(CSP.contains("style-src 'sha256-"));
     }
 }

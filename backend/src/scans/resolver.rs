@@ -149,6 +149,51 @@ struct Outcome {
     scans_before: i64,
     review_token: Option<String>,
     reviews: Option<ProductReviews>,
+    passport_html: Option<String>,
+    journey: Vec<(String, String)>,
+}
+
+/// A journey step's words for a consumer.
+fn step_words(biz_step: Option<&str>) -> String {
+    match biz_step.unwrap_or_default() {
+        "commissioning" => "Codes issued by the brand".into(),
+        "packing" => "Packed".into(),
+        "shipping" => "Shipped".into(),
+        "receiving" => "Received".into(),
+        "" => "Recorded".into(),
+        other => {
+            let word = other.rsplit(['/', ':', '-']).next().unwrap_or(other);
+            let mut chars = word.chars();
+            chars.next().map_or_else(String::new, |c| {
+                c.to_uppercase()
+                    .chain(chars.map(|c| if c == '_' { ' ' } else { c }))
+                    .collect()
+            })
+        }
+    }
+}
+
+/// What the scan page shows beyond the verdict: the public passport and the
+/// product's journey (its newest steps, oldest first).
+async fn public_story(
+    conn: &mut sqlx::PgConnection,
+    code: &store::ScannedCode,
+) -> Result<(Option<String>, Vec<(String, String)>), sqlx::Error> {
+    let passport =
+        crate::passports::store::public_passport(conn, code.product_id, code.lot_number.as_deref())
+            .await?
+            .map(|p| crate::passports::render_public_html(&p));
+    let journey = crate::epcis::store::product_events(conn, &code.gtin, &[], 8)
+        .await?
+        .iter()
+        .map(|e| {
+            (
+                e.event_time.format("%Y-%m-%d").to_string(),
+                step_words(e.biz_step.as_deref()),
+            )
+        })
+        .collect();
+    Ok((passport, journey))
 }
 
 /// The anonymous first-party cookie that tells a returning consumer from a
@@ -179,15 +224,7 @@ pub async fn resolve(req: &Request, Data(state): Data<&SharedState>) -> Response
     };
     match link_type(req).as_deref() {
         Some("all") => return linkset(req, state, &link).await,
-        Some("gs1:dpp") => {
-            return problem(
-                req,
-                StatusCode::NOT_FOUND,
-                "no_passport",
-                "No passport yet",
-                "No digital product passport is published for this product yet.",
-            );
-        }
+        Some("gs1:dpp") => return passport(req, state, &link).await,
         // Any other link type is answered with the default link, the scan
         // page, as GS1's resolver standard asks.
         _ => {}
@@ -247,6 +284,49 @@ pub async fn resolve(req: &Request, Data(state): Data<&SharedState>) -> Response
         }
     }
     resp
+}
+
+/// `linkType=gs1:dpp`: the public part of the product's passport (the
+/// lot's own when it has one), as JSON or a page. It names the product, not
+/// the code, and records no scan.
+async fn passport(req: &Request, state: &SharedState, link: &DigitalLink) -> Response {
+    let found = async {
+        let Some(tenant) = store::gtin_holder(&state.db.platform, &link.gtin).await? else {
+            return Ok::<_, anyhow::Error>(None);
+        };
+        let mut conn = state.db.read_tenant(&tenant).await?;
+        let Some(product_id) = store::product_of_gtin(&mut conn, &link.gtin).await? else {
+            return Ok(None);
+        };
+        Ok(
+            crate::passports::store::public_passport(&mut conn, product_id, link.lot.as_deref())
+                .await?,
+        )
+    };
+    match found.await {
+        Ok(Some(p)) if wants_json(req) => json(StatusCode::OK, &p),
+        Ok(Some(p)) => html(
+            StatusCode::OK,
+            page::passport_page(&p.product_name, &crate::passports::render_public_html(&p)),
+        ),
+        Ok(None) => problem(
+            req,
+            StatusCode::NOT_FOUND,
+            "no_passport",
+            "No passport yet",
+            "No digital product passport is published for this product yet.",
+        ),
+        Err(err) => {
+            tracing::error!(error = ?err, "reading a passport failed");
+            problem(
+                req,
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "Cannot show the passport right now",
+                "The passport cannot be shown right now. Please try again in a few minutes.",
+            )
+        }
+    }
 }
 
 /// The `linkType` the query asks for (`all`, `gs1:dpp`, …), if any.
@@ -328,6 +408,8 @@ async fn record(
         scans_before: 0,
         review_token: None,
         reviews: None,
+        passport_html: None,
+        journey: Vec::new(),
     };
     let Some(tenant) = store::gtin_holder(&state.db.platform, &link.gtin).await? else {
         return Ok(allowed.then(not_recognised));
@@ -369,17 +451,22 @@ async fn record(
             )
             .await?;
             store::record_consumer(&mut tx, consumer).await?;
-            // Only the page shows the product's reviews.
-            let reviews = if for_page {
+            // Only the page shows the product's reviews, passport and journey.
+            let (reviews, passport_html, journey) = if for_page {
                 let (average, count, newest) =
                     crate::reviews::store::for_scan_page(&mut tx, code.product_id, 3).await?;
-                Some(ProductReviews {
-                    average,
-                    count,
-                    newest,
-                })
+                let (passport, journey) = public_story(&mut tx, &code).await?;
+                (
+                    Some(ProductReviews {
+                        average,
+                        count,
+                        newest,
+                    }),
+                    passport,
+                    journey,
+                )
             } else {
-                None
+                (None, None, Vec::new())
             };
             Outcome {
                 verdict: if recorded.suspicious {
@@ -394,6 +481,8 @@ async fn record(
                         .sign(tenant.id, recorded.scan_id, Utc::now()),
                 ),
                 reviews,
+                passport_html,
+                journey,
                 code: Some(code),
             }
         }
@@ -409,6 +498,8 @@ async fn record(
                 code: Some(code),
                 review_token: None,
                 reviews: None,
+                passport_html: None,
+                journey: Vec::new(),
             }
         }
         (None, _) if !person => {
@@ -468,6 +559,8 @@ fn respond(req: &Request, link: &DigitalLink, outcome: &Outcome) -> Response {
             count: r.count,
             newest: r.newest.clone(),
         }),
+        passport_html: outcome.passport_html.clone(),
+        journey: outcome.journey.clone(),
     };
     html(StatusCode::OK, page::scan_page(&view))
 }

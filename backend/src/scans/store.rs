@@ -26,6 +26,18 @@ pub async fn gtin_holder<'e>(
         .transpose()
 }
 
+/// The tenant's product with a GTIN-14 (archived ones too: their packs are
+/// still out there).
+pub async fn product_of_gtin(
+    conn: &mut PgConnection,
+    gtin: &str,
+) -> Result<Option<Uuid>, sqlx::Error> {
+    sqlx::query_scalar("SELECT id FROM products WHERE gtin = $1")
+        .bind(gtin)
+        .fetch_optional(conn)
+        .await
+}
+
 /// A code of the tenant as a scan finds it.
 #[derive(sqlx::FromRow, Debug, Clone)]
 pub struct ScannedCode {

@@ -872,3 +872,65 @@ async fn a_consumer_may_share_their_place_once() {
             .starts_with("text/javascript")
     );
 }
+
+#[tokio::test]
+async fn the_scan_page_shows_the_public_passport_and_the_journey() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (product, uris) = codes(&admin, 1, Some("2099-01-31")).await;
+    // Before any passport: the page says so, gs1:dpp is a 404.
+    let (status, v) = scan(&format!("{}?linkType=gs1:dpp", uris[0]), "198.51.100.60").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(v["code"], "no_passport");
+    let (status, saved) = admin
+        .put(
+            &format!("/api/passports/{product}"),
+            json!({
+                "manufacturer": {"visibility": "public", "name": "Pills <b>Works</b>", "operator_id": "OP-1", "facility_ids": []},
+                "importer": {"visibility": "restricted", "name": "Secret Imports GmbH", "eori": "DE123456789012345"},
+            }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{saved}");
+    let http = reqwest::Client::new();
+    let html = http
+        .get(&uris[0])
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("Pills &lt;b&gt;Works&lt;/b&gt;"), "{html}");
+    assert!(
+        !html.contains("Secret Imports"),
+        "restricted sections never show"
+    );
+    // Generating the codes commissioned them: the journey's first step.
+    assert!(html.contains("Codes issued by the brand"), "{html}");
+    let resp = http
+        .get(format!("{}?linkType=gs1:dpp", uris[0]))
+        .header("accept", "application/json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let text = resp.text().await.unwrap();
+    assert!(
+        text.contains("Pills <b>Works</b>") && !text.contains("Secret Imports"),
+        "{text}"
+    );
+    let page = http
+        .get(format!("{}?linkType=gs1:dpp", uris[0]))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("Digital product passport") && !page.contains("Secret Imports"));
+    // Asking for the passport is not a scan.
+    let (_, a) = admin.get("/api/scan-analytics").await;
+    assert_eq!(a["totals"]["scans"], 1, "{a}");
+}
