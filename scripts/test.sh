@@ -69,10 +69,10 @@ start_pgbouncer() {
 }
 isolation_through_pgbouncer() {
   TEST_PGBOUNCER_URL="$("$ROOT/scripts/pgbouncer.sh" url "$ROOT/.data/pg-test")" \
-    cargo test --manifest-path "$MANIFEST" --test api -- isolation:: codes:: labels:: scans::
+    cargo test --manifest-path "$MANIFEST" --test api -- isolation:: codes:: labels:: scans:: reviews:: passports:: epcis::
 }
 run_step "pgbouncer for .data/pg-test (transaction mode)" start_pgbouncer
-run_step "isolation, codes, labels and scans tests through PgBouncer" isolation_through_pgbouncer
+run_step "isolation, codes, labels, scans, reviews, passports and EPCIS tests through PgBouncer" isolation_through_pgbouncer
 
 if [ ! -f frontend/package.json ]; then
   skip_step "frontend checks and e2e (no frontend/package.json)"

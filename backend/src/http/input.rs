@@ -293,6 +293,74 @@ impl<T: ToJSON> ToJSON for Optional<T> {
     }
 }
 
+/// A part of a document that may be left out (then it is `T::default()`,
+/// e.g. an empty section) but, as the contract says (its schema is not
+/// nullable), is never null. Reads as a `T`.
+#[derive(Debug, Default, Clone)]
+pub struct OrDefault<T>(pub T);
+
+impl<T> std::ops::Deref for OrDefault<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> std::ops::DerefMut for OrDefault<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
+impl<T: Type + ToJSON + Default> Type for OrDefault<T> {
+    const IS_REQUIRED: bool = false;
+    type RawValueType = T::RawValueType;
+    type RawElementValueType = T::RawElementValueType;
+
+    fn name() -> Cow<'static, str> {
+        T::name()
+    }
+
+    /// T's schema with its default, as `#[oai(default)]` says it.
+    fn schema_ref() -> MetaSchemaRef {
+        T::schema_ref().merge(MetaSchema {
+            default: T::default().to_json(),
+            ..MetaSchema::ANY
+        })
+    }
+
+    fn register(registry: &mut poem_openapi::registry::Registry) {
+        T::register(registry);
+    }
+
+    fn as_raw_value(&self) -> Option<&Self::RawValueType> {
+        self.0.as_raw_value()
+    }
+
+    fn raw_element_iter<'a>(
+        &'a self,
+    ) -> Box<dyn Iterator<Item = &'a Self::RawElementValueType> + 'a> {
+        self.0.raw_element_iter()
+    }
+}
+
+impl<T: ParseFromJSON + ToJSON + Default> ParseFromJSON for OrDefault<T> {
+    fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
+        match value {
+            None => Ok(Self(T::default())),
+            Some(value) => T::parse_from_json(Some(value))
+                .map(Self)
+                .map_err(ParseError::propagate),
+        }
+    }
+}
+
+impl<T: ToJSON + Default> ToJSON for OrDefault<T> {
+    fn to_json(&self) -> Option<Value> {
+        self.0.to_json()
+    }
+}
+
 /// A calendar date, `YYYY-MM-DD`, in the contract as JSON Schema's standard
 /// `format: date` (poem-openapi's `NaiveDate` says `naive-date`, which no
 /// client or fuzzer knows, so any string looked valid).

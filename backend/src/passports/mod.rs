@@ -27,7 +27,7 @@ use poem_openapi::types::{ParseFromJSON, ToJSON};
 use poem_openapi::{Enum, Object};
 
 use crate::http::error::ApiError;
-use crate::http::input::{Optional, Text, TextRule, plain_text};
+use crate::http::input::{Optional, OrDefault, Text, TextRule, plain_text};
 use crate::trimmed_plain_text_pattern;
 
 /// Who may see a section: anyone who scans the product (`public`), or only
@@ -405,29 +405,18 @@ pub struct RecyclingSection {
 /// document with a new version.
 #[derive(Object, Debug, Default)]
 pub struct PassportData {
-    #[oai(default)]
-    pub identification: IdentificationSection,
+    pub identification: OrDefault<IdentificationSection>,
     /// Declarations of conformity, certificates and other compliance documents.
-    #[oai(default)]
-    pub compliance_documents: DocumentsSection,
-    #[oai(default)]
-    pub user_manuals: DocumentsSection,
-    #[oai(default)]
-    pub safety_information: DocumentsSection,
-    #[oai(default)]
-    pub manufacturer: ManufacturerSection,
-    #[oai(default)]
-    pub importer: ImporterSection,
-    #[oai(default)]
-    pub responsible_operator: OperatorSection,
-    #[oai(default)]
-    pub substances_of_concern: SubstancesSection,
-    #[oai(default)]
-    pub materials: MaterialsSection,
-    #[oai(default)]
-    pub repair: RepairSection,
-    #[oai(default)]
-    pub recycling: RecyclingSection,
+    pub compliance_documents: OrDefault<DocumentsSection>,
+    pub user_manuals: OrDefault<DocumentsSection>,
+    pub safety_information: OrDefault<DocumentsSection>,
+    pub manufacturer: OrDefault<ManufacturerSection>,
+    pub importer: OrDefault<ImporterSection>,
+    pub responsible_operator: OrDefault<OperatorSection>,
+    pub substances_of_concern: OrDefault<SubstancesSection>,
+    pub materials: OrDefault<MaterialsSection>,
+    pub repair: OrDefault<RepairSection>,
+    pub recycling: OrDefault<RecyclingSection>,
 }
 
 fn short(
@@ -601,28 +590,34 @@ impl PassportData {
             items,
         };
         Ok(Self {
-            identification,
-            compliance_documents: documents("compliance_documents", &self.compliance_documents)?,
-            user_manuals: documents("user_manuals", &self.user_manuals)?,
-            safety_information: documents("safety_information", &self.safety_information)?,
-            manufacturer,
-            importer,
-            responsible_operator,
-            substances_of_concern,
-            materials,
-            repair: RepairSection {
+            identification: OrDefault(identification),
+            compliance_documents: OrDefault(documents(
+                "compliance_documents",
+                &self.compliance_documents,
+            )?),
+            user_manuals: OrDefault(documents("user_manuals", &self.user_manuals)?),
+            safety_information: OrDefault(documents(
+                "safety_information",
+                &self.safety_information,
+            )?),
+            manufacturer: OrDefault(manufacturer),
+            importer: OrDefault(importer),
+            responsible_operator: OrDefault(responsible_operator),
+            substances_of_concern: OrDefault(substances_of_concern),
+            materials: OrDefault(materials),
+            repair: OrDefault(RepairSection {
                 visibility: self.repair.visibility,
                 instructions: long("repair.instructions", &self.repair.instructions)?,
                 spare_parts_availability: short(
                     "repair.spare_parts_availability",
                     &self.repair.spare_parts_availability,
                 )?,
-            },
-            recycling: RecyclingSection {
+            }),
+            recycling: OrDefault(RecyclingSection {
                 visibility: self.recycling.visibility,
                 instructions: long("recycling.instructions", &self.recycling.instructions)?,
                 recyclability: short("recycling.recyclability", &self.recycling.recyclability)?,
-            },
+            }),
         })
     }
 

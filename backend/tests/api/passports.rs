@@ -398,6 +398,9 @@ async fn bad_input_is_refused_with_a_message_and_changes_nothing() {
         json!({"materials": {"visibility": "public", "items": [{"name": "x", "share_percent": 101}]}}),
         json!({"repair": {"visibility": "public", "instructions": 5}}),
         json!({"repair": {"instructions": "no visibility"}}),
+        // A section may be left out, but is never null (found by schemathesis).
+        json!({"recycling": null}),
+        json!({"identification": null, "materials": null}),
     ] {
         let (status, answer) = save(&admin, &id, None, body.clone()).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {answer}");
