@@ -312,6 +312,23 @@ impl<T> std::ops::DerefMut for OrDefault<T> {
     }
 }
 
+impl<'a, T> IntoIterator for &'a OrDefault<T>
+where
+    &'a T: IntoIterator,
+{
+    type Item = <&'a T as IntoIterator>::Item;
+    type IntoIter = <&'a T as IntoIterator>::IntoIter;
+    fn into_iter(self) -> Self::IntoIter {
+        (&self.0).into_iter()
+    }
+}
+
+impl<A, T: FromIterator<A>> FromIterator<A> for OrDefault<T> {
+    fn from_iter<I: IntoIterator<Item = A>>(iter: I) -> Self {
+        Self(T::from_iter(iter))
+    }
+}
+
 impl<T: Type + ToJSON + Default> Type for OrDefault<T> {
     const IS_REQUIRED: bool = false;
     type RawValueType = T::RawValueType;

@@ -294,8 +294,8 @@ pub struct DocumentLink {
 pub struct DocumentsSection {
     pub visibility: Visibility,
     /// At most 20.
-    #[oai(default, validator(max_items = 20))]
-    pub items: Vec<DocumentLink>,
+    #[oai(validator(max_items = 20))]
+    pub items: OrDefault<Vec<DocumentLink>>,
 }
 
 /// How the product is identified. (Its GTIN is the product's own.)
@@ -320,8 +320,8 @@ pub struct ManufacturerSection {
     pub contact: Optional<Text<ShortText>>,
     /// The unique identifiers of the facilities that make the product (at
     /// most 20).
-    #[oai(default, validator(max_items = 20))]
-    pub facility_ids: Vec<Text<ShortText>>,
+    #[oai(validator(max_items = 20))]
+    pub facility_ids: OrDefault<Vec<Text<ShortText>>>,
 }
 
 /// The importer into the EU.
@@ -360,8 +360,8 @@ pub struct Substance {
 pub struct SubstancesSection {
     pub visibility: Visibility,
     /// At most 100.
-    #[oai(default, validator(max_items = 100))]
-    pub items: Vec<Substance>,
+    #[oai(validator(max_items = 100))]
+    pub items: OrDefault<Vec<Substance>>,
 }
 
 /// A material the product is made of.
@@ -380,8 +380,8 @@ pub struct Material {
 pub struct MaterialsSection {
     pub visibility: Visibility,
     /// At most 50; their shares add up to 100 at most.
-    #[oai(default, validator(max_items = 50))]
-    pub items: Vec<Material>,
+    #[oai(validator(max_items = 50))]
+    pub items: OrDefault<Vec<Material>>,
 }
 
 #[derive(Object, Debug, Default)]
@@ -587,7 +587,7 @@ impl PassportData {
         }
         let materials = MaterialsSection {
             visibility: mats.visibility,
-            items,
+            items: OrDefault(items),
         };
         Ok(Self {
             identification: OrDefault(identification),

@@ -305,7 +305,7 @@ mod tests {
         d.identification.visibility = Visibility::Public;
         d.identification.unique_product_id = Optional(Some(text("<script>alert(1)</script>")));
         d.user_manuals.visibility = Visibility::Public;
-        d.user_manuals.items = vec![
+        *d.user_manuals.items = vec![
             DocumentLink {
                 title: text("Manual \"quoted\" & <i>"),
                 url: text("https://example.com/m.pdf?a=1&b='x'"),
@@ -320,13 +320,13 @@ mod tests {
             },
         ];
         d.materials.visibility = Visibility::Public;
-        d.materials.items = vec![Material {
+        *d.materials.items = vec![Material {
             name: text("<img src=x onerror=alert(1)>"),
             share_percent: Optional(Some(60.0)),
             recycled_percent: Optional(Some(12.5)),
         }];
         d.substances_of_concern.visibility = Visibility::Public;
-        d.substances_of_concern.items = vec![Substance {
+        *d.substances_of_concern.items = vec![Substance {
             name: text("Lead"),
             cas_number: Optional(Some(text("7439-92-1"))),
             concentration_percent: Optional(Some(0.1)),

@@ -401,6 +401,8 @@ async fn bad_input_is_refused_with_a_message_and_changes_nothing() {
         // A section may be left out, but is never null (found by schemathesis).
         json!({"recycling": null}),
         json!({"identification": null, "materials": null}),
+        json!({"materials": {"visibility": "public", "items": null}}),
+        json!({"manufacturer": {"visibility": "public", "name": "M", "facility_ids": null}}),
     ] {
         let (status, answer) = save(&admin, &id, None, body.clone()).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {answer}");
