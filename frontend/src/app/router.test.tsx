@@ -141,7 +141,10 @@ describe('routes and guards', () => {
     await screen.findByRole('heading', { level: 1, name: 'Products' });
     window.localStorage.removeItem('root');
     await act(() => router.navigate('/profile'));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'));
+    // The guard reacts on the next navigation; give a loaded machine time.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'), {
+      timeout: 5000,
+    });
     expect(useAppStore.getState().auth.user).toBeNull();
   });
 
