@@ -135,6 +135,15 @@ impl Db {
         })
     }
 
+    /// A connection of the tenant's own role for writes that are each one
+    /// statement, committed by itself (no `BEGIN` and `COMMIT` round trips:
+    /// the public resolver records a scan this way). Behind a transaction
+    /// pooler they run in one transaction all the same: call
+    /// [`TenantRead::finish`] when done, or they are rolled back.
+    pub async fn autocommit_tenant(&self, tenant: &TenantRef) -> Result<TenantRead, sqlx::Error> {
+        self.read_tenant(tenant).await
+    }
+
     /// Opens a transaction on the platform tables.
     pub async fn begin_platform(&self) -> Result<PlatformTx, sqlx::Error> {
         Ok(PlatformTx(self.platform.begin().await?))
@@ -180,6 +189,17 @@ enum TenantConn {
 impl PlatformTx {
     pub async fn commit(self) -> Result<(), sqlx::Error> {
         self.0.commit().await
+    }
+}
+
+impl TenantRead {
+    /// Ends the work on the connection: commits the transaction it runs in
+    /// behind a transaction pooler (nothing to do otherwise).
+    pub async fn finish(self) -> Result<(), sqlx::Error> {
+        match self.conn {
+            TenantConn::Plain(_) => Ok(()),
+            TenantConn::Tx(tx) => tx.commit().await,
+        }
     }
 }
 

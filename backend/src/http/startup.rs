@@ -86,6 +86,7 @@ impl Application {
             storage,
             ip_places,
             scan_limiter,
+            gtin_holders: crate::scans::holders::GtinHolders::default(),
             review_limiter: crate::scans::resolver::ScanLimiter::new(10),
             review_key,
         });

@@ -30,6 +30,8 @@ pub struct AppState {
     pub ip_places: Option<crate::scans::geo::IpPlaces>,
     /// The public resolver's per-address limit.
     pub scan_limiter: crate::scans::resolver::ScanLimiter,
+    /// Which brand holds a GTIN (the resolver's lookup, remembered briefly).
+    pub gtin_holders: crate::scans::holders::GtinHolders,
     /// Reviews one address may send per minute.
     pub review_limiter: crate::scans::resolver::ScanLimiter,
     /// Signs the review tokens of scans (derived from `DB_ROLE_SECRET`).

@@ -291,7 +291,11 @@ pub async fn resolve(req: &Request, Data(state): Data<&SharedState>) -> Response
 /// the code, and records no scan.
 async fn passport(req: &Request, state: &SharedState, link: &DigitalLink) -> Response {
     let found = async {
-        let Some(tenant) = store::gtin_holder(&state.db.platform, &link.gtin).await? else {
+        let Some(tenant) = state
+            .gtin_holders
+            .holder(&state.db.platform, &link.gtin)
+            .await?
+        else {
             return Ok::<_, anyhow::Error>(None);
         };
         let mut conn = state.db.read_tenant(&tenant).await?;
@@ -341,7 +345,11 @@ fn link_type(req: &Request) -> Option<String> {
 /// linkset (`application/linkset+json`). It names the page, never what the
 /// code is; asking for it records no scan.
 async fn linkset(req: &Request, state: &SharedState, link: &DigitalLink) -> Response {
-    match store::gtin_holder(&state.db.platform, &link.gtin).await {
+    match state
+        .gtin_holders
+        .holder(&state.db.platform, &link.gtin)
+        .await
+    {
         Ok(Some(_)) => {}
         Ok(None) => {
             return problem(
@@ -393,6 +401,10 @@ async fn linkset(req: &Request, state: &SharedState, link: &DigitalLink) -> Resp
 /// Looks the code up and records the scan, in the brand's schema. `None`
 /// when the address is over its limit and this is not a genuine code's
 /// first scan.
+///
+/// A person's scan within the limit is one statement on the brand's own
+/// connection, committed by itself (ADR 0014): ingestion is what the
+/// resolver does most.
 async fn record(
     state: &SharedState,
     link: &DigitalLink,
@@ -411,110 +423,103 @@ async fn record(
         passport_html: None,
         journey: Vec::new(),
     };
-    let Some(tenant) = store::gtin_holder(&state.db.platform, &link.gtin).await? else {
+    let verdict = |suspicious: bool| {
+        if suspicious {
+            Verdict::Suspicious
+        } else {
+            Verdict::Genuine
+        }
+    };
+    let Some(tenant) = state
+        .gtin_holders
+        .holder(&state.db.platform, &link.gtin)
+        .await?
+    else {
         return Ok(allowed.then(not_recognised));
     };
-    let serial = Serial::decode(&link.serial);
-    let mut tx = state.db.begin_tenant(&tenant).await?;
-    let code = match serial {
-        Some(serial) => store::find_code(&mut tx, serial.to_db()).await?,
-        None => None,
-    };
-    // A code is this pack's only when the URI's GTIN and lot are the code's.
-    let code = code.filter(|c| {
-        c.gtin == link.gtin
-            && link
-                .lot
-                .as_ref()
-                .is_none_or(|lot| Some(lot) == c.lot_number.as_ref())
-    });
-    let first_of_genuine = code.as_ref().is_some_and(|c| c.scans == 0);
-    if !allowed && !first_of_genuine {
-        return Ok(None);
+    let serial = Serial::decode(&link.serial).map(Serial::to_db);
+    let mut conn = state.db.autocommit_tenant(&tenant).await?;
+    let person = agent != AgentClass::Bot;
+    if !person || !allowed {
+        // Looked up first: a bot's hit is only counted, and over the limit
+        // only a genuine code's first scan goes on.
+        let code = match serial {
+            Some(serial) => store::find_code(&mut conn, serial).await?,
+            None => None,
+        };
+        // A code is this pack's only when the URI's GTIN and lot are the code's.
+        let code = code.filter(|c| {
+            c.gtin == link.gtin
+                && link
+                    .lot
+                    .as_ref()
+                    .is_none_or(|lot| Some(lot) == c.lot_number.as_ref())
+        });
+        if !person {
+            store::count_bot(&mut conn).await?;
+            conn.finish().await?;
+            return Ok(Some(match code {
+                Some(code) => Outcome {
+                    verdict: verdict(code.suspicious),
+                    scans_before: i64::from(code.scans),
+                    code: Some(code),
+                    ..not_recognised()
+                },
+                None => not_recognised(),
+            }));
+        }
+        if code.is_none_or(|c| c.scans != 0) {
+            return Ok(None);
+        }
     }
     let uri = ScannedUri {
         gtin: &link.gtin,
         lot: link.lot.as_deref(),
         serial: &link.serial,
     };
-    let person = agent != AgentClass::Bot;
-    let outcome = match (code, serial) {
-        (Some(code), Some(serial)) if person => {
-            let recorded = store::record_code_scan(
-                &mut tx,
-                serial.to_db(),
-                code.product_id,
-                &uri,
-                agent.as_str(),
-                place,
-                Some(consumer),
-            )
-            .await?;
-            store::record_consumer(&mut tx, consumer).await?;
-            // Only the page shows the product's reviews, passport and journey.
-            let (reviews, passport_html, journey) = if for_page {
-                let (average, count, newest) =
-                    crate::reviews::store::for_scan_page(&mut tx, code.product_id, 3).await?;
-                let (passport, journey) = public_story(&mut tx, &code).await?;
-                (
-                    Some(ProductReviews {
-                        average,
-                        count,
-                        newest,
-                    }),
-                    passport,
-                    journey,
-                )
-            } else {
-                (None, None, Vec::new())
-            };
-            Outcome {
-                verdict: if recorded.suspicious {
-                    Verdict::Suspicious
-                } else {
-                    Verdict::Genuine
-                },
-                scans_before: i64::from(recorded.scans - 1),
-                review_token: Some(
-                    state
-                        .review_key
-                        .sign(tenant.id, recorded.scan_id, Utc::now()),
-                ),
-                reviews,
-                passport_html,
-                journey,
-                code: Some(code),
-            }
+    let recorded = match serial {
+        Some(serial) => {
+            store::scan_code(&mut conn, serial, &uri, agent.as_str(), place, consumer).await?
         }
-        (Some(code), _) => {
-            store::count_bot(&mut tx).await?;
-            Outcome {
-                verdict: if code.suspicious {
-                    Verdict::Suspicious
-                } else {
-                    Verdict::Genuine
-                },
-                scans_before: i64::from(code.scans),
-                code: Some(code),
-                review_token: None,
-                reviews: None,
-                passport_html: None,
-                journey: Vec::new(),
-            }
-        }
-        (None, _) if !person => {
-            store::count_bot(&mut tx).await?;
-            not_recognised()
-        }
-        (None, _) => {
-            store::record_unknown_scan(&mut tx, &uri, agent.as_str(), place, Some(consumer))
-                .await?;
-            store::record_consumer(&mut tx, consumer).await?;
-            not_recognised()
-        }
+        None => None,
     };
-    tx.commit().await?;
-    Ok(Some(outcome))
+    let Some(recorded) = recorded else {
+        store::scan_unknown(&mut conn, &uri, agent.as_str(), place, consumer).await?;
+        conn.finish().await?;
+        return Ok(Some(not_recognised()));
+    };
+    let code = recorded.code;
+    // Only the page shows the product's reviews, passport and journey.
+    let (reviews, passport_html, journey) = if for_page {
+        let (average, count, newest) =
+            crate::reviews::store::for_scan_page(&mut conn, code.product_id, 3).await?;
+        let (passport, journey) = public_story(&mut conn, &code).await?;
+        (
+            Some(ProductReviews {
+                average,
+                count,
+                newest,
+            }),
+            passport,
+            journey,
+        )
+    } else {
+        (None, None, Vec::new())
+    };
+    conn.finish().await?;
+    Ok(Some(Outcome {
+        verdict: verdict(code.suspicious),
+        scans_before: i64::from(code.scans),
+        review_token: Some(
+            state
+                .review_key
+                .sign(tenant.id, recorded.scan_id, Utc::now()),
+        ),
+        reviews,
+        passport_html,
+        journey,
+        code: Some(code),
+    }))
 }
 
 fn respond(req: &Request, link: &DigitalLink, outcome: &Outcome) -> Response {

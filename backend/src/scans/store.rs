@@ -73,16 +73,6 @@ pub async fn find_code(
     .await
 }
 
-/// What recording a scan of a real code decided.
-#[derive(sqlx::FromRow, Debug)]
-pub struct Recorded {
-    /// Scans of the code, this one included.
-    pub scans: i32,
-    pub suspicious: bool,
-    /// The scan's id (a review refers to it).
-    pub scan_id: i64,
-}
-
 /// The URI as scanned.
 pub struct ScannedUri<'a> {
     pub gtin: &'a str,
@@ -90,27 +80,163 @@ pub struct ScannedUri<'a> {
     pub serial: &'a str,
 }
 
-/// Records a scan of a real code in one statement: the code's count and
-/// verdict (its row locked, so parallel scans of one code count one after
-/// another and each sees the count before it), the raw scan and the day's
-/// rollup.
-pub async fn record_code_scan(
+// Counters that every scan adds to (the day's rollup per product and place,
+// the day's consumers, the day's bots) are split into shards (migration
+// 0010): a writer adds to a shard of its key that no other writer holds, and
+// opens a new one only when every shard is held, so parallel scans do not
+// queue behind one row. Readers sum over the shards.
+//
+// `shard!(table, key)` is the shard to add to: an existing one nobody holds
+// (now locked by this statement), else 0 when the key has no row yet, else
+// a random one of 1..31 (which may wait, rarely, for its holder).
+macro_rules! shard {
+    ($table:literal, $key:literal) => {
+        concat!(
+            "coalesce((SELECT shard FROM ",
+            $table,
+            " WHERE ",
+            $key,
+            " ORDER BY shard LIMIT 1 FOR UPDATE SKIP LOCKED),
+              CASE WHEN EXISTS (SELECT FROM ",
+            $table,
+            " WHERE ",
+            $key,
+            ")
+                   THEN (1 + floor(random() * 31))::smallint ELSE 0::smallint END)"
+        )
+    };
+}
+
+// The scan statements' parameters: $1 the code's serial (a code's scan
+// only), $2 the place's source, $3 its accuracy, $4 the URI's GTIN, $5 its
+// lot, $6 its serial, $7 the agent class, $8 to $13 the place (country, its
+// name, region, city, lat, lon), $14 the consumer.
+//
+// The CTE that counts a scan in its day's rollup: it adds the row of the
+// `scan` CTE (`product`, `verdict`, `first_scan`).
+macro_rules! rollup_cte {
+    () => {
+        concat!(
+            ", rollup AS (
+                 INSERT INTO scan_rollup AS r (day, product_id, country, country_name, region, city,
+                                               lat, lon, shard, scans, first_scans, genuine,
+                                               suspicious, not_recognised)
+                 SELECT (now() AT TIME ZONE 'UTC')::date, scan.product, $8, $9, $10, $11, $12, $13, ",
+            shard!(
+                "scan_rollup",
+                "day = (now() AT TIME ZONE 'UTC')::date AND product_id = scan.product
+                 AND country = $8 AND region = $10 AND city = $11"
+            ),
+            ", 1, coalesce(scan.first_scan, false)::int, (scan.verdict = 'genuine')::int,
+                    (scan.verdict = 'suspicious')::int, (scan.verdict = 'not_recognised')::int
+                 FROM scan
+                 ON CONFLICT (day, product_id, country, region, city, shard) DO UPDATE SET
+                     scans = r.scans + 1,
+                     first_scans = r.first_scans + EXCLUDED.first_scans,
+                     genuine = r.genuine + EXCLUDED.genuine,
+                     suspicious = r.suspicious + EXCLUDED.suspicious,
+                     not_recognised = r.not_recognised + EXCLUDED.not_recognised,
+                     lat = coalesce(r.lat, EXCLUDED.lat),
+                     lon = coalesce(r.lon, EXCLUDED.lon)
+             )"
+        )
+    };
+}
+
+// The CTEs that count a scan by the anonymous consumer $14, when the `scan`
+// CTE wrote a row: the consumer's row, and the day's consumers (new or
+// returning) and sessions (a new one when the consumer's last scan was 30
+// minutes ago or more). Parallel scans of one consumer queue on its row,
+// and each reads the time of the scan before it from the row it updates
+// (`previous_seen`), so none is counted twice.
+macro_rules! consumer_ctes {
+    () => {
+        concat!(
+            ", seen AS (
+                 INSERT INTO consumers AS k (id, first_seen, last_seen, scans, sessions)
+                 SELECT $14, now(), now(), 1, 1 FROM scan
+                 ON CONFLICT (id) DO UPDATE SET
+                     previous_seen = k.last_seen,
+                     last_seen = now(),
+                     scans = k.scans + 1,
+                     sessions = k.sessions
+                         + CASE WHEN k.last_seen < now() - interval '30 minutes' THEN 1 ELSE 0 END
+                 RETURNING k.previous_seen AS before
+             ), consumer_day AS (
+                 INSERT INTO consumer_rollup AS r (day, shard, consumers, new_consumers, sessions,
+                                                   session_scans)
+                 SELECT (now() AT TIME ZONE 'UTC')::date, ",
+            shard!("consumer_rollup", "day = (now() AT TIME ZONE 'UTC')::date"),
+            ",
+                        (before IS NULL OR (before AT TIME ZONE 'UTC')::date < (now() AT TIME ZONE 'UTC')::date)::int,
+                        (before IS NULL)::int,
+                        (before IS NULL OR before < now() - interval '30 minutes')::int,
+                        1
+                 FROM seen
+                 ON CONFLICT (day, shard) DO UPDATE SET
+                     consumers = r.consumers + EXCLUDED.consumers,
+                     new_consumers = r.new_consumers + EXCLUDED.new_consumers,
+                     sessions = r.sessions + EXCLUDED.sessions,
+                     session_scans = r.session_scans + 1
+             )"
+        )
+    };
+}
+
+/// Binds the scan statements' parameters $2 to $14 (see above).
+fn bind_scan<'q, O>(
+    query: sqlx::query::QueryAs<'q, sqlx::Postgres, O, sqlx::postgres::PgArguments>,
+    uri: &'q ScannedUri<'_>,
+    agent: &'q str,
+    place: &'q Place,
+    consumer: Uuid,
+) -> sqlx::query::QueryAs<'q, sqlx::Postgres, O, sqlx::postgres::PgArguments> {
+    query
+        .bind(place.source)
+        .bind(place.accuracy_km)
+        .bind(uri.gtin)
+        .bind(uri.lot)
+        .bind(uri.serial)
+        .bind(agent)
+        .bind(&place.country)
+        .bind(&place.country_name)
+        .bind(&place.region)
+        .bind(&place.city)
+        .bind(place.lat)
+        .bind(place.lon)
+        .bind(consumer)
+}
+
+/// Records a person's scan of a URI that names a code of the tenant (the
+/// serial, with the URI's GTIN and lot matching the code's), in one
+/// statement: the code's count and verdict (its row locked, so parallel
+/// scans of one code count one after another and each sees the count before
+/// it), the raw scan, the day's rollup and the consumer. `None`, and nothing
+/// written, when the URI names no such code.
+pub async fn scan_code(
     conn: &mut PgConnection,
     serial: i64,
-    product_id: Uuid,
     uri: &ScannedUri<'_>,
     agent: &str,
     place: &Place,
-    consumer: Option<Uuid>,
-) -> Result<Recorded, sqlx::Error> {
-    sqlx::query_as(
-        "WITH rules AS (
+    consumer: Uuid,
+) -> Result<Option<Recorded>, sqlx::Error> {
+    let query = sqlx::query_as(concat!(
+        "WITH code AS (
+             SELECT c.serial, j.product_id, j.gtin, l.number AS lot_number, l.manufactured_on,
+                    l.expires_on, p.product_name, p.skuid
+             FROM codes c
+             JOIN code_jobs j ON j.seq = c.job_seq
+             JOIN products p ON p.id = j.product_id
+             LEFT JOIN lots l ON l.id = j.lot_id
+             WHERE c.serial = $1 AND j.gtin = $4 AND ($5::text IS NULL OR l.number = $5)
+         ), rules AS (
              SELECT suspicious_scan_count, suspicious_distance_km, suspicious_window_hours
              FROM org_settings
          ), state AS (
              INSERT INTO code_scan_state AS s
                  (serial, product_id, scans, first_at, last_at, last_lat, last_lon)
-             VALUES ($1, $2, 1, now(), now(), $3, $4)
+             SELECT code.serial, code.product_id, 1, now(), now(), $12, $13 FROM code
              ON CONFLICT (serial) DO UPDATE SET
                  scans = s.scans + 1,
                  last_at = now(),
@@ -131,130 +257,68 @@ pub async fn record_code_scan(
              INSERT INTO scans (serial, gtin, lot, serial_text, product_id, verdict, first_scan,
                                 agent_class, country, country_name, region, city, lat, lon,
                                 location_source, location_accuracy_km, consumer_id)
-             SELECT $1, $5, $6, $7, $2,
+             SELECT code.serial, $4, $5, $6, code.product_id,
                     CASE WHEN state.suspicious THEN 'suspicious' ELSE 'genuine' END,
-                    state.scans = 1, $8, $9, $10, $11, $12, $3, $4, $13, $14, $15
-             FROM state
-             RETURNING id, verdict, first_scan
-         ), rollup AS (
-             INSERT INTO scan_rollup AS r (day, product_id, country, country_name, region, city,
-                                           lat, lon, scans, first_scans, genuine, suspicious)
-             SELECT (now() AT TIME ZONE 'UTC')::date, $2, $9, $10, $11, $12, $3, $4, 1,
-                    scan.first_scan::int, (scan.verdict = 'genuine')::int,
-                    (scan.verdict = 'suspicious')::int
-             FROM scan
-             ON CONFLICT (day, product_id, country, region, city) DO UPDATE SET
-                 scans = r.scans + 1,
-                 first_scans = r.first_scans + EXCLUDED.first_scans,
-                 genuine = r.genuine + EXCLUDED.genuine,
-                 suspicious = r.suspicious + EXCLUDED.suspicious,
-                 lat = coalesce(r.lat, EXCLUDED.lat),
-                 lon = coalesce(r.lon, EXCLUDED.lon)
-         )
-         SELECT state.scans, state.suspicious, scan.id AS scan_id FROM state, scan",
-    )
-    .bind(serial)
-    .bind(product_id)
-    .bind(place.lat)
-    .bind(place.lon)
-    .bind(uri.gtin)
-    .bind(uri.lot)
-    .bind(uri.serial)
-    .bind(agent)
-    .bind(&place.country)
-    .bind(&place.country_name)
-    .bind(&place.region)
-    .bind(&place.city)
-    .bind(place.source)
-    .bind(place.accuracy_km)
-    .bind(consumer)
-    .fetch_one(conn)
-    .await
+                    state.scans = 1, $7, $8, $9, $10, $11, $12, $13, $2, $3, $14
+             FROM code, state
+             RETURNING id, product_id AS product, verdict, first_scan
+         )",
+        rollup_cte!(),
+        consumer_ctes!(),
+        "
+         SELECT code.product_id, code.gtin, code.lot_number, code.manufactured_on, code.expires_on,
+                code.product_name, code.skuid, state.scans - 1 AS scans, state.suspicious,
+                scan.id AS scan_id
+         FROM code, state, scan"
+    ))
+    .bind(serial);
+    bind_scan(query, uri, agent, place, consumer)
+        .fetch_optional(conn)
+        .await
 }
 
-/// Records a scan of a URI that names no code of the tenant (a GTIN it
-/// holds, an unknown serial): possibly a counterfeit. It counts against the
-/// GTIN's product when the tenant has one.
-pub async fn record_unknown_scan(
+/// What recording a person's scan of a real code found and decided.
+#[derive(sqlx::FromRow, Debug)]
+pub struct Recorded {
+    /// The code, with the scans before this one and the verdict after it.
+    #[sqlx(flatten)]
+    pub code: ScannedCode,
+    /// The scan's id (a review refers to it).
+    pub scan_id: i64,
+}
+
+/// Records a person's scan of a URI that names no code of the tenant (a
+/// GTIN it holds, an unknown serial): possibly a counterfeit. It counts
+/// against the GTIN's product when the tenant has one, and counts the
+/// consumer, in one statement.
+pub async fn scan_unknown(
     conn: &mut PgConnection,
     uri: &ScannedUri<'_>,
     agent: &str,
     place: &Place,
-    consumer: Option<Uuid>,
+    consumer: Uuid,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "WITH product AS (
-             SELECT coalesce((SELECT id FROM products WHERE gtin = $1), '00000000-0000-0000-0000-000000000000'::uuid) AS id
-         ), scan AS (
+    let query = sqlx::query_as::<_, (i64,)>(concat!(
+        "WITH scan AS (
              INSERT INTO scans (serial, gtin, lot, serial_text, product_id, verdict, first_scan,
                                 agent_class, country, country_name, region, city, lat, lon,
                                 location_source, location_accuracy_km, consumer_id)
-             SELECT NULL, $1, $2, $3, nullif(product.id, '00000000-0000-0000-0000-000000000000'::uuid),
-                    'not_recognised', NULL, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13
-             FROM product
-         )
-         INSERT INTO scan_rollup AS r (day, product_id, country, country_name, region, city,
-                                       lat, lon, scans, not_recognised)
-         SELECT (now() AT TIME ZONE 'UTC')::date, product.id, $5, $6, $7, $8, $9, $10, 1, 1
-         FROM product
-         ON CONFLICT (day, product_id, country, region, city) DO UPDATE SET
-             scans = r.scans + 1,
-             not_recognised = r.not_recognised + 1,
-             lat = coalesce(r.lat, EXCLUDED.lat),
-             lon = coalesce(r.lon, EXCLUDED.lon)",
-    )
-    .bind(uri.gtin)
-    .bind(uri.lot)
-    .bind(uri.serial)
-    .bind(agent)
-    .bind(&place.country)
-    .bind(&place.country_name)
-    .bind(&place.region)
-    .bind(&place.city)
-    .bind(place.lat)
-    .bind(place.lon)
-    .bind(place.source)
-    .bind(place.accuracy_km)
-    .bind(consumer)
-    .execute(conn)
-    .await?;
-    Ok(())
-}
-
-/// Counts a scan by an anonymous consumer: the consumer's row, and the day's
-/// consumers (new or returning) and sessions (a new one when the consumer's
-/// last scan was 30 minutes ago or more). Parallel scans of one consumer
-/// queue on its row, and each reads the time of the scan before it from the
-/// row it updates (`previous_seen`), so none is counted twice.
-pub async fn record_consumer(conn: &mut PgConnection, consumer: Uuid) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "WITH seen AS (
-             INSERT INTO consumers AS k (id, first_seen, last_seen, scans, sessions)
-             VALUES ($1, now(), now(), 1, 1)
-             ON CONFLICT (id) DO UPDATE SET
-                 previous_seen = k.last_seen,
-                 last_seen = now(),
-                 scans = k.scans + 1,
-                 sessions = k.sessions
-                     + CASE WHEN k.last_seen < now() - interval '30 minutes' THEN 1 ELSE 0 END
-             RETURNING k.previous_seen AS before
-         )
-         INSERT INTO consumer_rollup AS r (day, consumers, new_consumers, sessions, session_scans)
-         SELECT (now() AT TIME ZONE 'UTC')::date,
-                (before IS NULL OR (before AT TIME ZONE 'UTC')::date < (now() AT TIME ZONE 'UTC')::date)::int,
-                (before IS NULL)::int,
-                (before IS NULL OR before < now() - interval '30 minutes')::int,
-                1
-         FROM seen
-         ON CONFLICT (day) DO UPDATE SET
-             consumers = r.consumers + EXCLUDED.consumers,
-             new_consumers = r.new_consumers + EXCLUDED.new_consumers,
-             sessions = r.sessions + EXCLUDED.sessions,
-             session_scans = r.session_scans + 1",
-    )
-    .bind(consumer)
-    .execute(conn)
-    .await?;
+             VALUES ($1, $4, $5, $6, (SELECT id FROM products WHERE gtin = $4),
+                     'not_recognised', NULL, $7, $8, $9, $10, $11, $12, $13, $2, $3, $14)
+             RETURNING id,
+                       coalesce(product_id, '00000000-0000-0000-0000-000000000000'::uuid) AS product,
+                       verdict, first_scan
+         )",
+        rollup_cte!(),
+        consumer_ctes!(),
+        "
+         SELECT id FROM scan"
+    ))
+    // No code: the scan's serial is NULL.
+    .bind(None::<i64>);
+    bind_scan(query, uri, agent, place, consumer)
+        .fetch_one(conn)
+        .await?;
     Ok(())
 }
 
@@ -274,8 +338,10 @@ pub async fn consumer_days(
     to: NaiveDate,
 ) -> Result<Vec<ConsumerDay>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT day, consumers, new_consumers, sessions, session_scans
-         FROM consumer_rollup WHERE day BETWEEN $1 AND $2 ORDER BY day",
+        "SELECT day, sum(consumers)::bigint AS consumers,
+                sum(new_consumers)::bigint AS new_consumers, sum(sessions)::bigint AS sessions,
+                sum(session_scans)::bigint AS session_scans
+         FROM consumer_rollup WHERE day BETWEEN $1 AND $2 GROUP BY day ORDER BY day",
     )
     .bind(from)
     .bind(to)
@@ -285,10 +351,13 @@ pub async fn consumer_days(
 
 /// Counts a bot's or link preview's hit (today, UTC).
 pub async fn count_bot(conn: &mut PgConnection) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO scan_bots AS b (day, hits) VALUES ((now() AT TIME ZONE 'UTC')::date, 1)
-         ON CONFLICT (day) DO UPDATE SET hits = b.hits + 1",
-    )
+    sqlx::query(concat!(
+        "INSERT INTO scan_bots AS b (day, shard, hits)
+         VALUES ((now() AT TIME ZONE 'UTC')::date, ",
+        shard!("scan_bots", "day = (now() AT TIME ZONE 'UTC')::date"),
+        ", 1)
+         ON CONFLICT (day, shard) DO UPDATE SET hits = b.hits + 1"
+    ))
     .execute(conn)
     .await?;
     Ok(())
@@ -550,6 +619,14 @@ pub async fn relocate(
              FROM old WHERE s.id = old.id
              RETURNING old.id, (old.scanned_at AT TIME ZONE 'UTC')::date AS day, old.product,
                        old.country, old.region, old.city, old.verdict, old.first
+         ), one AS (
+             -- The scan is counted in one of its key's shards: take it from
+             -- the fullest (the figures are sums over the shards).
+             SELECT r.shard FROM scan_rollup r, moved
+             WHERE r.day = moved.day AND r.product_id = moved.product AND r.country = moved.country
+               AND r.region = moved.region AND r.city = moved.city
+             ORDER BY r.scans DESC LIMIT 1
+             FOR UPDATE OF r
          ), taken AS (
              UPDATE scan_rollup r SET
                  scans = r.scans - 1,
@@ -557,9 +634,9 @@ pub async fn relocate(
                  genuine = r.genuine - (moved.verdict = 'genuine')::int,
                  suspicious = r.suspicious - (moved.verdict = 'suspicious')::int,
                  not_recognised = r.not_recognised - (moved.verdict = 'not_recognised')::int
-             FROM moved
+             FROM moved, one
              WHERE r.day = moved.day AND r.product_id = moved.product AND r.country = moved.country
-               AND r.region = moved.region AND r.city = moved.city
+               AND r.region = moved.region AND r.city = moved.city AND r.shard = one.shard
          ), given AS (
              INSERT INTO scan_rollup AS r (day, product_id, country, country_name, region, city,
                                            lat, lon, scans, first_scans, genuine, suspicious,
@@ -568,7 +645,7 @@ pub async fn relocate(
                     (moved.verdict = 'genuine')::int, (moved.verdict = 'suspicious')::int,
                     (moved.verdict = 'not_recognised')::int
              FROM moved
-             ON CONFLICT (day, product_id, country, region, city) DO UPDATE SET
+             ON CONFLICT (day, product_id, country, region, city, shard) DO UPDATE SET
                  scans = r.scans + 1,
                  first_scans = r.first_scans + EXCLUDED.first_scans,
                  genuine = r.genuine + EXCLUDED.genuine,

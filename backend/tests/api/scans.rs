@@ -241,6 +241,53 @@ async fn parallel_scans_of_one_code_each_count_once() {
     assert_eq!(a["totals"]["first_scans"], 1);
 }
 
+/// Parallel scans of a product's codes from one place add to the same
+/// counters (the day's rollup, consumers and sessions), which are split into
+/// shards so that they do not queue: every scan is counted once, and the
+/// figures are the same as if they had come one by one.
+#[tokio::test]
+async fn parallel_scans_of_many_codes_are_each_counted_once() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (product, uris) = codes(&admin, 24, None).await;
+    let gtin_path = uris[0].split("/21/").next().unwrap().to_string();
+    let answers = join_all((0..32).map(|i| {
+        let uri = if i < 24 {
+            uris[i].clone()
+        } else {
+            format!("{gtin_path}/21/FAKE{i}")
+        };
+        async move { scan(&uri, "198.51.100.77").await }
+    }))
+    .await;
+    for (i, (status, a)) in answers.iter().enumerate() {
+        assert_eq!(*status, StatusCode::OK, "{a}");
+        let want = if i < 24 { "genuine" } else { "not_recognised" };
+        assert_eq!(a["verdict"], want, "{i}: {a}");
+    }
+    let (_, a) = admin.get("/api/scan-analytics").await;
+    assert_eq!(a["totals"]["scans"], 32, "{a}");
+    assert_eq!(a["totals"]["first_scans"], 24);
+    assert_eq!(a["totals"]["genuine"], 24);
+    assert_eq!(a["totals"]["not_recognised"], 8);
+    assert_eq!(a["by_product"][0]["product_id"], product.as_str());
+    assert_eq!(a["by_product"][0]["scans"], 32);
+    assert_eq!(a["by_day"][29]["scans"], 32);
+    assert_eq!(a["by_place"].as_array().unwrap().len(), 1, "{a}");
+    assert_eq!(a["by_place"][0]["scans"], 32);
+    // Each scan came without the consumer cookie: 32 new consumers, each
+    // with one session of one scan.
+    let (_, u) = admin.get("/api/users-data").await;
+    assert_eq!(u["data"]["new_consumers"], 32, "{u}");
+    assert_eq!(u["data"]["by_day"][29]["consumers"], 32);
+    let (_, s) = admin.get("/api/sessions-data").await;
+    assert_eq!(s["data"]["sessions"], 32, "{s}");
+    assert_eq!(s["data"]["session_scans"], 32);
+    let (_, b) = admin.get("/api/brand-scans").await;
+    assert_eq!(b["data"]["product_scans"][0]["sum"], 32, "{b}");
+}
+
 #[tokio::test]
 async fn codes_that_are_not_the_brands_are_not_recognised() {
     let app = TestApp::spawn().await;
