@@ -599,8 +599,9 @@ pub async fn active_brands<'e>(
 }
 
 /// Moves a scan to the place the consumer's browser gave (with their
-/// consent), once: the scan row, and its count from the old place's rollup
-/// row to the new one's. False when there is no such scan or it already has
+/// consent), once: the scan row, its count from the old place's rollup row
+/// to the new one's, and its code's last place when it is the code's latest
+/// scan. False when there is no such scan or it already has
 /// its browser place.
 pub async fn relocate(
     conn: &mut PgConnection,
@@ -609,10 +610,17 @@ pub async fn relocate(
 ) -> Result<bool, sqlx::Error> {
     let moved: Option<i64> = sqlx::query_scalar(
         "WITH old AS (
-             SELECT id, scanned_at, coalesce(product_id, '00000000-0000-0000-0000-000000000000'::uuid) AS product,
+             SELECT id, scanned_at, serial, coalesce(product_id, '00000000-0000-0000-0000-000000000000'::uuid) AS product,
                     country, region, city, verdict, coalesce(first_scan, false) AS first
              FROM scans WHERE id = $1 AND location_source <> 'browser'
              FOR UPDATE
+         ), latest AS (
+             -- When this is still the code's latest scan (the statement that
+             -- recorded it set `last_at` to its time), the code's last place
+             -- becomes this one: the next scan's distance rule measures from
+             -- where the consumer really was.
+             UPDATE code_scan_state c SET last_lat = $6, last_lon = $7
+             FROM old WHERE c.serial = old.serial AND c.last_at = old.scanned_at
          ), moved AS (
              UPDATE scans s SET country = $2, country_name = $3, region = $4, city = $5,
                     lat = $6, lon = $7, location_source = 'browser', location_accuracy_km = $8

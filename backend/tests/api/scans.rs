@@ -835,6 +835,38 @@ async fn another_brand_cannot_see_or_change_scans() {
     assert_eq!(other["totals"]["scans"], 0);
 }
 
+/// A place the consumer's browser gave counts for the distance rule: the
+/// next scan of the code, from far away and soon after, is suspicious.
+#[tokio::test]
+async fn a_shared_place_feeds_the_distance_rule() {
+    let mmdb = fixture_mmdb();
+    let app = TestApp::spawn_with(|s| s.geoip_mmdb = Some(mmdb.clone())).await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (_, uris) = codes(&admin, 2, None).await;
+    // Scanned from an address the IP database does not know, then placed
+    // in Mumbai by the consumer's browser.
+    let (_, v) = scan(&uris[0], "198.51.100.6").await;
+    assert_eq!(v["verdict"], "genuine");
+    let token = v["review_token"].as_str().unwrap().to_string();
+    let resp = reqwest::Client::new()
+        .post(format!("{}/r/locate", app.base))
+        .header("x-forwarded-for", "198.51.100.6")
+        .json(&json!({"token": token, "lat": 19.0760, "lon": 72.8777}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    // The same code an hour later would be 6,000 km away: suspicious.
+    let (_, v) = scan(&uris[0], "192.0.2.9").await;
+    assert_eq!(v["verdict"], "suspicious", "{v}");
+    // The other code, never placed, is not.
+    let (_, v) = scan(&uris[1], "198.51.100.6").await;
+    assert_eq!(v["verdict"], "genuine");
+    let (_, v) = scan(&uris[1], "192.0.2.9").await;
+    assert_eq!(v["verdict"], "genuine", "{v}");
+}
+
 #[tokio::test]
 async fn a_consumer_may_share_their_place_once() {
     let app = TestApp::spawn().await;
