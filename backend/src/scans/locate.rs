@@ -149,7 +149,7 @@ async fn save(
     scan_id: i64,
     position: &Position,
 ) -> anyhow::Result<bool> {
-    let Some(tenant) = crate::jobs::store::active_tenant(&state.db.platform, tenant_id).await?
+    let Some(tenant) = crate::tenants::store::active_tenant(&state.db.platform, tenant_id).await?
     else {
         return Ok(false);
     };
