@@ -10,13 +10,9 @@ use std::time::Duration;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, repo_root, unique};
-
-fn gtin() -> String {
-    let seed = uuid::Uuid::new_v4().as_u128() % 1_000_000_000_000;
-    let body = format!("{seed:012}");
-    format!("{body}{}", brandops::products::check_digit(&body))
-}
+use crate::helpers::{
+    Client, TestApp, TestTenant, assert_isolated, create_product, generate_codes, repo_root,
+};
 
 /// A GLN (13 digits) with a right check digit.
 const GLN: &str = "9506000134352";
@@ -45,55 +41,20 @@ fn assert_valid_epcis(doc: &Value) {
 
 /// A product (its name with markup) and its skuid and GTIN-14.
 async fn product(c: &Client) -> (String, String, String) {
-    let skuid = unique("EPC");
-    let (status, p) = c
-        .post(
-            "/api/products",
-            json!({"product_name": "Tea <b>green</b>", "skuid": skuid, "gtin": gtin()}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{p}");
-    (
-        p["id"].as_str().unwrap().to_string(),
-        skuid,
-        p["gtin"].as_str().unwrap().to_string(),
-    )
+    let p = create_product(c, "Tea <b>green</b>", "EPC").await;
+    (p.id, p.skuid, p.gtin)
 }
 
 /// Generates `quantity` codes of the product in lot `lot`; answers the job
 /// id and the codes' URIs.
 async fn codes(c: &Client, product_id: &str, quantity: u32, lot: &str) -> (String, Vec<String>) {
-    let (status, job) = c
-        .post(
-            "/api/code-jobs",
-            json!({"product_id": product_id, "quantity": quantity, "lot": {"number": lot}}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::ACCEPTED, "{job}");
-    let id = job["id"].as_str().unwrap().to_string();
-    for _ in 0..600 {
-        let (_, job) = c.get(&format!("/api/code-jobs/{id}")).await;
-        if job["status"] == "done" {
-            break;
-        }
-        assert_ne!(job["status"], "failed", "{job}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let csv = c
-        .http
-        .get(c.url(&format!("/api/code-jobs/{id}/codes.csv")))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let uris = csv
-        .lines()
-        .skip(1)
-        .map(|line| line.rsplit(',').next().unwrap().to_string())
-        .collect();
-    (id, uris)
+    let job = generate_codes(
+        c,
+        json!({"product_id": product_id, "quantity": quantity, "lot": {"number": lot}}),
+    )
+    .await;
+    let uris = job.uris();
+    (job.id, uris)
 }
 
 async fn stored_events(app: &TestApp, t: &TestTenant) -> i64 {

@@ -8,26 +8,11 @@ use futures::future::join_all;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, unique};
+use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, create_product};
 
-fn gtin() -> String {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let seed = u64::from(uuid::Uuid::new_v4().as_u128() as u32) * 1000
-        + NEXT.fetch_add(1, Ordering::Relaxed) % 1000;
-    let body = format!("{:012}", seed % 1_000_000_000_000);
-    format!("{body}{}", brandops::products::check_digit(&body))
-}
-
+/// A new product, "Trail Shoe"; its id.
 async fn product(c: &Client) -> String {
-    let (status, p) = c
-        .post(
-            "/api/products",
-            json!({"product_name": "Trail Shoe", "skuid": unique("SHOE-"), "gtin": gtin()}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{p}");
-    p["id"].as_str().unwrap().to_string()
+    create_product(c, "Trail Shoe", "SHOE-").await.id
 }
 
 /// A passport with every counted field filled; the importer restricted.

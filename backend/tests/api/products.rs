@@ -7,17 +7,7 @@ use futures::future::join_all;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, unique};
-
-/// GTIN-13s with valid check digits, different for every call.
-fn gtin() -> String {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let seed = u64::from(uuid::Uuid::new_v4().as_u128() as u32) * 1000
-        + NEXT.fetch_add(1, Ordering::Relaxed) % 1000;
-    let body = format!("{:012}", seed % 1_000_000_000_000);
-    format!("{body}{}", brandops::products::check_digit(&body))
-}
+use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, gtin, unique};
 
 fn new_product(skuid: &str, gtin: &str) -> Value {
     json!({"product_name": "Sparkling Water 1L", "skuid": skuid, "gtin": gtin,
