@@ -11,6 +11,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::helpers::{Client, TestApp, assert_isolated, gtin, product_with_codes};
+use crate::reviews::post_review;
 
 /// Scans a URI as a consumer's phone at `ip` would, asking for JSON.
 pub(crate) async fn scan(uri: &str, ip: &str) -> (StatusCode, Value) {
@@ -835,6 +836,69 @@ async fn a_consumer_may_share_their_place_once() {
             .unwrap()
             .starts_with("text/javascript")
     );
+}
+
+#[tokio::test]
+async fn sharing_places_has_a_limit_of_its_own_apart_from_scans_and_reviews() {
+    let app = TestApp::spawn_with(|s| {
+        s.scan_rate_per_minute = 3;
+        s.locate_rate_per_minute = 2;
+    })
+    .await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (_, uris) = product_with_codes(&admin, 2, None).await;
+    // The limit is checked before the token: forged ones use it up too.
+    let forged = json!({"token": "forged", "lat": 19.0, "lon": 72.0});
+
+    // An address that has shared all the places it may is refused more...
+    let ip = "198.51.100.70";
+    for _ in 0..2 {
+        let (status, v) = locate(&app, forged.clone(), ip).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    }
+    let (status, v) = locate(&app, forged.clone(), ip).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert_eq!(v["code"], "too_many_requests");
+    // ...and still scans as much as its own limit lets it (repeat scans,
+    // which that limit would refuse), and reviews.
+    let (status, first) = scan(&uris[0], ip).await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    for _ in 0..2 {
+        let (status, v) = scan(&uris[0], ip).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let token = first["review_token"].as_str().unwrap();
+    let (status, v) = post_review(
+        &app,
+        json!({"token": token, "rating": 5, "text": "Fine"}),
+        ip,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+
+    // An address that has used up its scans and its reviews still shares
+    // its place.
+    let ip = "198.51.100.71";
+    let (status, first) = scan(&uris[1], ip).await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    for _ in 0..2 {
+        let (status, v) = scan(&uris[1], ip).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let (status, v) = scan(&uris[1], ip).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    let forged_review = json!({"token": "forged", "rating": 5, "text": "Fine"});
+    for _ in 0..10 {
+        let (status, v) = post_review(&app, forged_review.clone(), ip).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    }
+    let (status, v) = post_review(&app, forged_review, ip).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    let token = first["review_token"].as_str().unwrap();
+    let (status, v) = locate(&app, json!({"token": token, "lat": 48.85, "lon": 2.35}), ip).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["code"], "placed");
 }
 
 #[tokio::test]
