@@ -10,9 +10,7 @@ use std::time::Duration;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{
-    Client, TestApp, TestTenant, assert_isolated, create_product, generate_codes, repo_root,
-};
+use crate::helpers::{Client, TestApp, assert_isolated, create_product, generate_codes, repo_root};
 
 /// A GLN (13 digits) with a right check digit.
 const GLN: &str = "9506000134352";
@@ -55,16 +53,6 @@ async fn codes(c: &Client, product_id: &str, quantity: u32, lot: &str) -> (Strin
     .await;
     let uris = job.uris();
     (job.id, uris)
-}
-
-async fn stored_events(app: &TestApp, t: &TestTenant) -> i64 {
-    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM {}.epcis_events",
-        t.schema
-    )))
-    .fetch_one(&app.owner)
-    .await
-    .unwrap()
 }
 
 async fn export(c: &Client, query: &str) -> (StatusCode, Value, Option<String>) {
@@ -166,15 +154,9 @@ async fn a_job_whose_commissioning_fails_does_not_finish() {
     let (_, job) = admin.get(&format!("/api/code-jobs/{id}")).await;
     assert_ne!(job["status"], "done", "{job}");
     assert_eq!(job["generated"], 0, "{job}");
-    let codes: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM {}.codes",
-        brand.schema
-    )))
-    .fetch_one(&app.owner)
-    .await
-    .unwrap();
+    let codes = app.rows(&brand, "codes").await;
     assert_eq!(codes, 0, "codes stored without their commissioning");
-    assert_eq!(stored_events(&app, &brand).await, 0);
+    assert_eq!(app.rows(&brand, "epcis_events").await, 0);
 }
 
 #[tokio::test]
@@ -388,7 +370,7 @@ async fn bad_steps_get_clear_errors_and_store_nothing() {
         )
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");
-    assert_eq!(stored_events(&app, &brand).await, 0);
+    assert_eq!(app.rows(&brand, "epcis_events").await, 0);
 }
 
 /// A valid document: two events of the product, one with an extension
@@ -499,7 +481,7 @@ async fn capture_stores_a_valid_document_whole_and_refuses_a_bad_one_whole() {
             "{bad}: {answer}"
         );
     }
-    assert_eq!(stored_events(&app, &brand).await, 0);
+    assert_eq!(app.rows(&brand, "epcis_events").await, 0);
 
     // The valid one is stored whole.
     let (status, report) = admin
@@ -513,7 +495,7 @@ async fn capture_stores_a_valid_document_whole_and_refuses_a_bad_one_whole() {
         .post("/api/epcis/capture", document(&gtin14, ids))
         .await;
     assert_eq!(status, StatusCode::CONFLICT, "{answer}");
-    assert_eq!(stored_events(&app, &brand).await, 2);
+    assert_eq!(app.rows(&brand, "epcis_events").await, 2);
 
     // Exported as captured (markup as text, the extension's context with
     // it), valid against the official schema.
@@ -645,7 +627,7 @@ async fn capture_is_size_capped_and_parallel_captures_store_an_event_once() {
     let (status, answer) = admin.post("/api/epcis/capture", many).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
     assert_eq!(answer["errors"][0]["pointer"], "/epcisBody/eventList");
-    assert_eq!(stored_events(&app, &brand).await, 0);
+    assert_eq!(app.rows(&brand, "epcis_events").await, 0);
 
     // The same document six times at once: stored once, the others 409.
     let ids = [
@@ -665,5 +647,5 @@ async fn capture_is_size_capped_and_parallel_captures_store_an_event_once() {
         .filter(|(s, _)| *s == StatusCode::CONFLICT)
         .count();
     assert_eq!((created, conflicts), (1, 5), "{answers:?}");
-    assert_eq!(stored_events(&app, &brand).await, 2);
+    assert_eq!(app.rows(&brand, "epcis_events").await, 2);
 }

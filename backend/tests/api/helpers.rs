@@ -188,6 +188,29 @@ impl TestApp {
         .unwrap();
     }
 
+    /// How many rows `table` of the tenant's schema holds (read as the owner).
+    pub async fn rows(&self, t: &TestTenant, table: &str) -> i64 {
+        sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "SELECT count(*) FROM {}.{table}",
+            t.schema
+        )))
+        .fetch_one(&self.owner)
+        .await
+        .unwrap()
+    }
+
+    /// How many audit records of `action` the tenant has.
+    pub async fn audited(&self, t: &TestTenant, action: &str) -> i64 {
+        sqlx::query_scalar(
+            "SELECT count(*) FROM platform.audit_log WHERE action = $1 AND tenant_id = $2",
+        )
+        .bind(action)
+        .bind(t.tenant.id)
+        .fetch_one(&self.owner)
+        .await
+        .unwrap()
+    }
+
     pub fn client(&self) -> Client {
         Client {
             http: reqwest::Client::builder()

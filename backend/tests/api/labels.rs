@@ -328,13 +328,7 @@ async fn print_jobs_need_a_done_code_job_and_a_template() {
         )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    let printed: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM {}.print_jobs",
-        brand.schema
-    )))
-    .fetch_one(&app.owner)
-    .await
-    .unwrap();
+    let printed = app.rows(&brand, "print_jobs").await;
     assert_eq!(printed, 0);
 }
 

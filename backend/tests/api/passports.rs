@@ -57,16 +57,6 @@ async fn get_ok(c: &Client, path: &str) -> Value {
     body
 }
 
-async fn stored_versions(app: &TestApp, t: &TestTenant) -> i64 {
-    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM {}.passport_versions",
-        t.schema
-    )))
-    .fetch_one(&app.owner)
-    .await
-    .unwrap()
-}
-
 #[tokio::test]
 async fn every_save_is_a_new_version_and_earlier_ones_stay_as_they_were() {
     let app = TestApp::spawn().await;
@@ -129,7 +119,7 @@ async fn every_save_is_a_new_version_and_earlier_ones_stay_as_they_were() {
             .unwrap_err();
         assert!(err.to_string().contains("never changed"), "{sql}: {err}");
     }
-    assert_eq!(stored_versions(&app, &brand).await, 2);
+    assert_eq!(app.rows(&brand, "passport_versions").await, 2);
     let again = get_ok(&admin, &format!("/api/passports/{id}/versions/1")).await;
     assert_eq!(again, old);
 }
@@ -392,7 +382,7 @@ async fn bad_input_is_refused_with_a_message_and_changes_nothing() {
         let (status, answer) = save(&admin, &id, None, body.clone()).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {answer}");
     }
-    assert_eq!(stored_versions(&app, &brand).await, 1);
+    assert_eq!(app.rows(&brand, "passport_versions").await, 1);
     let current = get_ok(&admin, &format!("/api/passports/{id}")).await;
     assert_eq!(current["version"], 1);
 }
@@ -448,7 +438,7 @@ async fn parallel_saves_get_distinct_version_numbers() {
         .collect();
     versions.sort_unstable();
     assert_eq!(versions, (1..=10).collect::<Vec<_>>());
-    assert_eq!(stored_versions(&app, &brand).await, 10);
+    assert_eq!(app.rows(&brand, "passport_versions").await, 10);
     let current = get_ok(&admin, &format!("/api/passports/{id}")).await;
     assert_eq!(current["version"], 10);
 }
@@ -467,7 +457,7 @@ async fn workers_read_passports_and_only_editors_save() {
     get_ok(&worker, &format!("/api/passports/{id}/versions/1")).await;
     let (status, body) = save(&worker, &id, None, full()).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
-    assert_eq!(stored_versions(&app, &brand).await, 1);
+    assert_eq!(app.rows(&brand, "passport_versions").await, 1);
 }
 
 #[tokio::test]
@@ -499,7 +489,7 @@ async fn unknown_malformed_and_archived_products_are_not_found() {
         let (status, body) = save(&admin, &id, None, full()).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{id}: {body}");
     }
-    assert_eq!(stored_versions(&app, &brand).await, 0);
+    assert_eq!(app.rows(&brand, "passport_versions").await, 0);
 }
 
 #[tokio::test]

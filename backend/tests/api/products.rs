@@ -33,16 +33,6 @@ async fn set_product_limit(app: &TestApp, t: &TestTenant, limit: i32) {
         .unwrap();
 }
 
-async fn stored_products(app: &TestApp, t: &TestTenant) -> i64 {
-    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM {}.products",
-        t.schema
-    )))
-    .fetch_one(&app.owner)
-    .await
-    .unwrap()
-}
-
 #[tokio::test]
 async fn a_brand_creates_products_and_the_spec_list_call_shows_them() {
     let app = TestApp::spawn().await;
@@ -149,7 +139,7 @@ async fn bad_products_are_refused_and_change_nothing() {
             "{body}: {err}"
         );
     }
-    assert_eq!(stored_products(&app, &brand).await, 0);
+    assert_eq!(app.rows(&brand, "products").await, 0);
     let claimed: i64 =
         sqlx::query_scalar("SELECT count(*) FROM platform.gtins WHERE tenant_id = $1")
             .bind(brand.tenant.id)
@@ -181,7 +171,7 @@ async fn skuids_are_unique_and_a_gtin_belongs_to_one_organisation() {
         !text.contains(&a.client_id) && !text.to_lowercase().contains(&a.client_id.to_lowercase()),
         "{text}"
     );
-    assert_eq!(stored_products(&app, &b).await, 0);
+    assert_eq!(app.rows(&b, "products").await, 0);
 
     // Two organisations claiming one new GTIN at once: exactly one gets it.
     let contested = gtin();
@@ -220,7 +210,7 @@ async fn the_product_limit_holds_under_parallel_creation() {
         .collect();
     assert_eq!((created, refused.len()), (3, 5), "{answers:?}");
     assert_eq!(refused[0].1["code"], "product_limit");
-    assert_eq!(stored_products(&app, &brand).await, 3);
+    assert_eq!(app.rows(&brand, "products").await, 3);
     // A refused creation claimed no GTIN.
     let claimed: i64 =
         sqlx::query_scalar("SELECT count(*) FROM platform.gtins WHERE tenant_id = $1")
@@ -425,7 +415,7 @@ async fn a_csv_import_is_checked_whole_before_anything_is_written() {
         json!({"dry_run": true, "rows": 2, "created": 0, "errors": []})
     );
     assert_eq!(
-        stored_products(&app, &brand).await,
+        app.rows(&brand, "products").await,
         0,
         "a dry run writes nothing"
     );
@@ -456,7 +446,7 @@ async fn a_csv_import_is_checked_whole_before_anything_is_written() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{report}");
     assert_eq!(report["code"], "invalid_rows");
     assert_eq!(report["errors"].as_array().unwrap().len(), 2);
-    assert_eq!(stored_products(&app, &brand).await, 0);
+    assert_eq!(app.rows(&brand, "products").await, 0);
 
     // The good file applies whole; markup and formulas are stored as text.
     let (status, report) = import(&admin, false, &good).await;
@@ -538,7 +528,7 @@ async fn a_csv_import_is_checked_whole_before_anything_is_written() {
         )
         .await;
     assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
-    assert_eq!(stored_products(&app, &brand).await, 2);
+    assert_eq!(app.rows(&brand, "products").await, 2);
 }
 
 #[tokio::test]

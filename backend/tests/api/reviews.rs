@@ -7,7 +7,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::helpers::{Client, TestApp, assert_isolated, product_with_codes, unique};
-use crate::scans::{post_from_scan_page, scan};
+use crate::scans::{post_from_scan_page, scan, scan_page};
 
 /// Sends a review from the scan page as a consumer at `ip`.
 pub(crate) async fn post_review(app: &TestApp, body: Value, ip: &str) -> (StatusCode, Value) {
@@ -89,14 +89,7 @@ async fn a_consumer_reviews_a_real_scan_once_and_the_brand_moderates_it() {
     assert_eq!(resp.status(), StatusCode::FORBIDDEN);
 
     // The next scan page shows it, escaped, with the rating.
-    let html = reqwest::Client::new()
-        .get(&uris[0])
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let html = scan_page(&uris[0]).await;
     assert!(html.contains("Rated 4.0 out of 5 by 1 buyer."), "{html}");
     assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;") && !html.contains("<script>"));
     assert!(html.contains("action=\"/r/review\""));
@@ -120,14 +113,7 @@ async fn a_consumer_reviews_a_real_scan_once_and_the_brand_moderates_it() {
         1
     );
     assert_eq!(reviews(&admin, "?hidden=false").await["reviews"], json!([]));
-    let html = reqwest::Client::new()
-        .get(&uris[0])
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let html = scan_page(&uris[0]).await;
     assert!(
         html.contains("No reviews yet.") && !html.contains("tastes fine"),
         "{html}"
@@ -139,14 +125,7 @@ async fn a_consumer_reviews_a_real_scan_once_and_the_brand_moderates_it() {
         )
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    let audited: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM platform.audit_log WHERE action = 'organisation.review_hidden' AND tenant_id = $1",
-    )
-    .bind(brand.tenant.id)
-    .fetch_one(&app.owner)
-    .await
-    .unwrap();
-    assert_eq!(audited, 1);
+    assert_eq!(app.audited(&brand, "organisation.review_hidden").await, 1);
 }
 
 #[tokio::test]
@@ -155,14 +134,7 @@ async fn the_scan_pages_form_posts_a_review() {
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
     let (_, uris) = product_with_codes(&admin, 1, None).await;
-    let html = reqwest::Client::new()
-        .get(&uris[0])
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let html = scan_page(&uris[0]).await;
     let start = html.find("name=\"token\" value=\"").unwrap() + "name=\"token\" value=\"".len();
     let token = &html[start..start + html[start..].find('"').unwrap()];
     let resp = reqwest::Client::new()

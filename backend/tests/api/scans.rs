@@ -36,6 +36,18 @@ pub(crate) async fn scan_as(uri: &str, ip: &str, agent: &str) -> (StatusCode, Va
     (status, resp.json().await.unwrap())
 }
 
+/// The scan page (or another page of the resolver) as a browser gets it.
+pub(crate) async fn scan_page(url: &str) -> String {
+    reqwest::Client::new()
+        .get(url)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
 /// Posts `body` as JSON to one of the scan page's own calls (`/r/review`,
 /// `/r/locate`) as a consumer's phone at `ip` would.
 pub(crate) async fn post_from_scan_page(
@@ -257,14 +269,7 @@ async fn codes_that_are_not_the_brands_are_not_recognised() {
     assert_eq!(a["totals"]["scans"], 4);
     assert_eq!(a["by_product"][0]["product_id"], product.as_str());
     // The page says what to do.
-    let html = reqwest::Client::new()
-        .get(&unknown[0])
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let html = scan_page(&unknown[0]).await;
     assert!(
         html.contains("Not recognised") && html.contains("counterfeit"),
         "{html}"
@@ -661,14 +666,7 @@ async fn scan_rules_are_validated_and_only_admins_change_them() {
     assert_eq!(saved, change);
     let (_, rules) = manager.get("/api/scan-settings").await;
     assert_eq!(rules, change);
-    let audited: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM platform.audit_log WHERE action = 'organisation.scan_rules' AND tenant_id = $1",
-    )
-    .bind(brand.tenant.id)
-    .fetch_one(&app.owner)
-    .await
-    .unwrap();
-    assert_eq!(audited, 1);
+    assert_eq!(app.audited(&brand, "organisation.scan_rules").await, 1);
 }
 
 #[tokio::test]
@@ -746,13 +744,7 @@ async fn another_brand_cannot_see_or_change_scans() {
     let ca = app.login(&a.admin).await;
     let (_, uris) = product_with_codes(&ca, 1, None).await;
     scan(&uris[0], "198.51.100.9").await;
-    let in_b: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM {}.scans",
-        b.schema
-    )))
-    .fetch_one(&app.owner)
-    .await
-    .unwrap();
+    let in_b = app.rows(&b, "scans").await;
     assert_eq!(in_b, 0);
     let cb = app.login(&b.admin).await;
     let (_, other) = cb.get("/api/scan-analytics").await;
@@ -922,14 +914,7 @@ async fn the_scan_page_shows_the_public_passport_and_the_journey() {
         .await;
     assert_eq!(status, StatusCode::OK, "{saved}");
     let http = reqwest::Client::new();
-    let html = http
-        .get(&uris[0])
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let html = scan_page(&uris[0]).await;
     assert!(html.contains("Pills &lt;b&gt;Works&lt;/b&gt;"), "{html}");
     assert!(
         !html.contains("Secret Imports"),
@@ -949,14 +934,7 @@ async fn the_scan_page_shows_the_public_passport_and_the_journey() {
         text.contains("Pills <b>Works</b>") && !text.contains("Secret Imports"),
         "{text}"
     );
-    let page = http
-        .get(format!("{}?linkType=gs1:dpp", uris[0]))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let page = scan_page(&format!("{}?linkType=gs1:dpp", uris[0])).await;
     assert!(page.contains("Digital product passport") && !page.contains("Secret Imports"));
     // Asking for the passport is not a scan.
     let (_, a) = admin.get("/api/scan-analytics").await;
