@@ -20,17 +20,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use brandops::config::Settings;
-use brandops::db::Db;
-use brandops::db::migrate::migrate_all;
-use brandops::http::startup::Application;
-use brandops::tenants::seed::seed_demo_if_empty;
 use futures::StreamExt;
 use rand::RngCore;
-use serde_json::{Value, json};
-use sqlx::PgPool;
+use serde_json::json;
 
-use common::{login, machine};
+use common::{Bench, SignedIn, machine};
 
 const CODES: u32 = 1_000_000;
 const LABELS: u32 = 10_000;
@@ -63,30 +57,6 @@ impl RssPeak {
     }
 }
 
-async fn post(c: &reqwest::Client, csrf: &str, url: &str, body: Value) -> Value {
-    let r = c
-        .post(url)
-        .header("x-csrf-token", csrf)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert!(r.status().is_success(), "{url}: {}", r.status());
-    r.json().await.unwrap()
-}
-
-/// Polls a job every 20 ms until it is done; the seconds since `started`.
-async fn until_done(c: &reqwest::Client, url: &str, started: Instant) -> f64 {
-    loop {
-        let job: Value = c.get(url).send().await.unwrap().json().await.unwrap();
-        match job["status"].as_str() {
-            Some("done") => return started.elapsed().as_secs_f64(),
-            Some("failed") => panic!("{url} failed: {job}"),
-            _ => tokio::time::sleep(Duration::from_millis(20)).await,
-        }
-    }
-}
-
 /// Reads a response to its end, counting bytes (never holding them).
 async fn drain(resp: reqwest::Response) -> u64 {
     assert!(resp.status().is_success(), "{}", resp.status());
@@ -104,58 +74,19 @@ fn mb(bytes: u64) -> f64 {
 
 #[tokio::main]
 async fn main() {
-    let admin_url = std::env::var("BENCH_DATABASE_URL")
-        .expect("BENCH_DATABASE_URL is not set: run `make bench`");
-    let name = format!("bench_{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
-    let admin = PgPool::connect(&admin_url).await.unwrap();
-    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-        .execute(&admin)
-        .await
-        .unwrap();
-    let mut url = reqwest::Url::parse(&admin_url).unwrap();
-    url.set_path(&format!("/{name}"));
-    let db_url = url.to_string();
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let settings = Settings::for_tests(&db_url, &root);
-    let data_dir = settings.data_dir.clone();
-    let (owner, roles) = Db::connect_owner(&db_url, &settings.db_role_secret)
-        .await
-        .unwrap();
-    migrate_all(&owner, &roles).await.unwrap();
-    seed_demo_if_empty(&owner, &roles, &root.join("tenants/demo"), "brandops-demo")
-        .await
-        .unwrap();
+    let bench = Bench::new().await;
+    let (owner, root) = (&bench.owner, &bench.root);
     sqlx::query("UPDATE platform.tenants SET code_quota = 100000000 WHERE client_id = 'acme'")
-        .execute(&owner)
+        .execute(owner)
         .await
         .unwrap();
-    let schema: String =
-        sqlx::query_scalar("SELECT schema_name FROM platform.tenants WHERE client_id = 'acme'")
-            .fetch_one(&owner)
-            .await
-            .unwrap();
-    let app = Application::build(settings).await.unwrap();
-    let base = format!("http://127.0.0.1:{}", app.port());
-    tokio::spawn(app.run_until_stopped());
-
-    let c = login(&base, "admin@acme.test").await;
-    let session: Value = c
-        .get(format!("{base}/api/auth/session"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let csrf = session["csrfToken"].as_str().unwrap().to_string();
-    let product = post(
-        &c,
-        &csrf,
-        &format!("{base}/api/products"),
-        json!({"product_name": "Bench water", "skuid": "BENCH-1", "gtin": "09506000134352"}),
-    )
-    .await;
-    let product_id = product["id"].as_str().unwrap().to_string();
+    let schema = bench.acme_schema().await;
+    let (base, _) = bench.serve().await;
+    let admin = SignedIn::login(&base, "admin@acme.test").await;
+    let c = &admin.http;
+    let product_id = admin
+        .create_product("Bench water", "BENCH-1", "09506000134352")
+        .await;
 
     // --- generation ------------------------------------------------------
     let mut raw_copy = Vec::new();
@@ -163,7 +94,7 @@ async fn main() {
     let mut last_job = String::new();
     for round in 0..ROUNDS {
         sqlx::query(sqlx::AssertSqlSafe(format!("TRUNCATE {schema}.codes")))
-            .execute(&owner)
+            .execute(owner)
             .await
             .unwrap();
         // The same rows the runner writes: a random serial, a job key, a
@@ -195,19 +126,22 @@ async fn main() {
         drop(conn);
 
         sqlx::query(sqlx::AssertSqlSafe(format!("TRUNCATE {schema}.codes")))
-            .execute(&owner)
+            .execute(owner)
             .await
             .unwrap();
         let started = Instant::now();
-        let job = post(
-            &c,
-            &csrf,
-            &format!("{base}/api/code-jobs"),
-            json!({"product_id": product_id, "quantity": CODES, "lot": {"number": format!("BENCH{round}")}}),
-        )
-        .await;
+        let job = admin
+            .post(
+                "/api/code-jobs",
+                json!({"product_id": product_id, "quantity": CODES, "lot": {"number": format!("BENCH{round}")}}),
+            )
+            .await;
         let id = job["id"].as_str().unwrap().to_string();
-        ours.push(until_done(&c, &format!("{base}/api/code-jobs/{id}"), started).await);
+        ours.push(
+            admin
+                .until_done(&format!("/api/code-jobs/{id}"), started)
+                .await,
+        );
         last_job = id;
     }
     let best = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
@@ -218,7 +152,7 @@ async fn main() {
     let job_seq: i32 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT seq FROM {schema}.code_jobs WHERE id = '{last_job}'"
     )))
-    .fetch_one(&owner)
+    .fetch_one(owner)
     .await
     .unwrap();
     let (mut copy_out, mut csv_runs, mut csv_bytes, mut growth) = (Vec::new(), Vec::new(), 0, 0);
@@ -263,25 +197,19 @@ async fn main() {
     let download_ratio = best(&copy_out) / best(&csv_runs);
 
     // --- labels ------------------------------------------------------------
-    let job = post(
-        &c,
-        &csrf,
-        &format!("{base}/api/code-jobs"),
-        json!({"product_id": product_id, "quantity": LABELS,
-               "lot": {"number": "LBL1", "expires_on": "2028-01-31"}}),
-    )
-    .await;
+    let job = admin
+        .post(
+            "/api/code-jobs",
+            json!({"product_id": product_id, "quantity": LABELS,
+                   "lot": {"number": "LBL1", "expires_on": "2028-01-31"}}),
+        )
+        .await;
     let label_job = job["id"].as_str().unwrap().to_string();
-    until_done(
-        &c,
-        &format!("{base}/api/code-jobs/{label_job}"),
-        Instant::now(),
-    )
-    .await;
-    let template = post(
-        &c,
-        &csrf,
-        &format!("{base}/api/label-templates"),
+    admin
+        .until_done(&format!("/api/code-jobs/{label_job}"), Instant::now())
+        .await;
+    let template = admin.post(
+        "/api/label-templates",
         json!({"name": "Bench A4", "design": {"width_mm": 70, "height_mm": 37, "symbology": "qr",
                "sheet": "a4_3x8", "fields": {"product_name": true, "gtin": true, "lot": true,
                "expiry": true, "serial": true}, "font_size_pt": 7, "margin_mm": 1.5}}),
@@ -292,24 +220,18 @@ async fn main() {
         let before = common::rss();
         let peak = RssPeak::start();
         let started = Instant::now();
-        let print = post(
-            &c,
-            &csrf,
-            &format!("{base}/api/print-jobs"),
-            json!({"template_id": template["id"], "code_job_id": label_job, "format": format}),
-        )
-        .await;
+        let print = admin
+            .post(
+                "/api/print-jobs",
+                json!({"template_id": template["id"], "code_job_id": label_job, "format": format}),
+            )
+            .await;
         let id = print["id"].as_str().unwrap();
-        let secs = until_done(&c, &format!("{base}/api/print-jobs/{id}"), started).await;
+        let secs = admin
+            .until_done(&format!("/api/print-jobs/{id}"), started)
+            .await;
         let grew = peak.finish().await.saturating_sub(before);
-        let done: Value = c
-            .get(format!("{base}/api/print-jobs/{id}"))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let done = admin.get_json(&format!("/api/print-jobs/{id}")).await;
         labels.push((
             format,
             secs,
@@ -318,12 +240,7 @@ async fn main() {
         ));
     }
 
-    let fmt = |v: &[f64]| {
-        v.iter()
-            .map(|x| format!("{x:.2}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let fmt = |v: &[f64]| common::runs(v, 2);
     let verdict = |ok: bool| if ok { "meets it" } else { "misses it" };
     let mut report = format!(
         "## Codes and labels\n\n\
@@ -377,11 +294,5 @@ async fn main() {
     );
     common::write_section(&root.join("docs/benchmarks.md"), "codes", &report);
     println!("{report}");
-    owner.close().await;
-    let _ = std::fs::remove_dir_all(&data_dir);
-    let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
-        "DROP DATABASE {name} WITH (FORCE)"
-    )))
-    .execute(&admin)
-    .await;
+    bench.finish().await;
 }

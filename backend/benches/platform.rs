@@ -17,12 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use brandops::config::Settings;
-use brandops::db::Db;
-use brandops::db::migrate::migrate_all;
 use brandops::http::guard::{Guard, RequestContext};
-use brandops::http::startup::Application;
-use brandops::tenants::seed::seed_demo_if_empty;
 use poem::listener::{Acceptor, Listener, TcpListener};
 use poem::middleware::CookieJarManager;
 use poem::web::{Data, Json};
@@ -30,7 +25,7 @@ use poem::{EndpointExt, Route, Server, get, handler};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
-use common::{login, machine, median};
+use common::{Bench, DEMO_PASSWORD, login, machine, median};
 
 const CONCURRENCY: usize = 16;
 const READ_SECONDS: u64 = 5;
@@ -186,40 +181,18 @@ async fn main() {
     if std::env::var_os("RUST_LOG").is_some() {
         brandops::telemetry::init(false);
     }
-    let admin_url = std::env::var("BENCH_DATABASE_URL")
-        .expect("BENCH_DATABASE_URL is not set: run `make bench`");
-    let name = format!("bench_{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
-    let admin = PgPool::connect(&admin_url).await.unwrap();
-    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-        .execute(&admin)
-        .await
-        .unwrap();
-    let mut url = reqwest::Url::parse(&admin_url).unwrap();
-    url.set_path(&format!("/{name}"));
-    let db_url = url.to_string();
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-
-    let mut settings = Settings::for_tests(&db_url, &root);
-    let (owner, roles) = Db::connect_owner(&db_url, &settings.db_role_secret)
-        .await
-        .unwrap();
-    migrate_all(&owner, &roles).await.unwrap();
-    seed_demo_if_empty(&owner, &roles, &root.join("tenants/demo"), "brandops-demo")
-        .await
-        .unwrap();
-    settings.db_max_connections = MAX_CONNECTIONS;
-    settings.db_tenant_pool_size = TENANT_POOL;
-    settings.password_hash_concurrency = 2;
-    let app = Application::build(settings).await.unwrap();
-    let base = format!("http://127.0.0.1:{}", app.port());
-    let state = app.state();
-    tokio::spawn(app.run_until_stopped());
+    let mut bench = Bench::new().await;
+    bench.settings.db_max_connections = MAX_CONNECTIONS;
+    bench.settings.db_tenant_pool_size = TENANT_POOL;
+    bench.settings.password_hash_concurrency = 2;
+    let (owner, roles, root, db_url) = (&bench.owner, &bench.roles, &bench.root, &bench.db_url);
+    let (base, state) = bench.serve().await;
 
     // The baseline: the same read, same poem + HTTP stack, on a plain pool
     // (no session, no transaction, no role switch).
     let plain_pool = sqlx::postgres::PgPoolOptions::new()
         .max_connections(TENANT_POOL)
-        .connect(&db_url)
+        .connect(db_url)
         .await
         .unwrap();
     let acceptor = TcpListener::bind("127.0.0.1:0")
@@ -229,7 +202,7 @@ async fn main() {
     let plain_port = acceptor.local_addr()[0].as_socket_addr().unwrap().port();
     let admin_id: uuid::Uuid =
         sqlx::query_scalar("SELECT id FROM platform.accounts WHERE email = 'admin@acme.test'")
-            .fetch_one(&owner)
+            .fetch_one(owner)
             .await
             .unwrap();
     let bare = Route::new()
@@ -279,7 +252,7 @@ async fn main() {
                 while Instant::now() < deadline {
                     let r = c
                         .post(format!("{base}/api/auth/login"))
-                        .json(&json!({"email": "worker@acme.test", "password": "brandops-demo"}))
+                        .json(&json!({"email": "worker@acme.test", "password": DEMO_PASSWORD}))
                         .send()
                         .await
                         .unwrap();
@@ -294,12 +267,12 @@ async fn main() {
     }
     let login_rate = logins.load(Ordering::Relaxed) as f64 / started.elapsed().as_secs_f64();
 
-    let (in_turn_rate, peak, budget) = tenants_in_turn(&state, &owner, &roles).await;
+    let (in_turn_rate, peak, budget) = tenants_in_turn(&state, owner, roles).await;
 
     // The ceiling of sign-in: argon2id verification alone, with the same
     // hasher (same concurrency), as many tasks, for as long, in this run.
     let hasher = Arc::new(brandops::auth::password::Passwords::new(2).unwrap());
-    let hash = Arc::new(hasher.hash("brandops-demo").await.unwrap());
+    let hash = Arc::new(hasher.hash(DEMO_PASSWORD).await.unwrap());
     let verified = Arc::new(AtomicU64::new(0));
     let deadline = Instant::now() + Duration::from_secs(LOGIN_SECONDS);
     let started = Instant::now();
@@ -308,7 +281,7 @@ async fn main() {
             let (hasher, hash, verified) = (hasher.clone(), hash.clone(), verified.clone());
             tokio::spawn(async move {
                 while Instant::now() < deadline {
-                    assert!(hasher.verify("brandops-demo", Some(&hash)).await.unwrap());
+                    assert!(hasher.verify(DEMO_PASSWORD, Some(&hash)).await.unwrap());
                     verified.fetch_add(1, Ordering::Relaxed);
                 }
             })
@@ -332,12 +305,7 @@ async fn main() {
     } else {
         "OVER"
     };
-    let fmt = |v: &[f64]| {
-        v.iter()
-            .map(|x| format!("{x:.0}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let fmt = |v: &[f64]| common::runs(v, 0);
     let report = format!(
         "## Platform: tenancy, sessions, sign-in\n\n\
          `backend/benches/platform.rs`.\n\n\
@@ -375,10 +343,5 @@ async fn main() {
     let path = root.join("docs/benchmarks.md");
     common::write_section(&path, "platform", &report);
     println!("{report}");
-    owner.close().await;
-    let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
-        "DROP DATABASE {name} WITH (FORCE)"
-    )))
-    .execute(&admin)
-    .await;
+    bench.finish().await;
 }

@@ -18,32 +18,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use brandops::config::Settings;
-use brandops::db::Db;
-use brandops::db::migrate::migrate_all;
-use brandops::http::startup::Application;
-use brandops::tenants::seed::seed_demo_if_empty;
-use serde_json::{Value, json};
+use serde_json::json;
 use sqlx::PgPool;
 
-use common::{login, machine, median};
+use common::{Bench, SignedIn, machine, median};
 
 const CLIENTS: usize = 16;
 const CODES: u32 = 50_000;
 const SECONDS: u64 = 10;
 const ROUNDS: usize = 3;
-
-async fn post(c: &reqwest::Client, csrf: &str, url: &str, body: Value) -> Value {
-    let r = c
-        .post(url)
-        .header("x-csrf-token", csrf)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert!(r.status().is_success(), "{url}: {}", r.status());
-    r.json().await.unwrap()
-}
 
 /// Scans `uris` from CLIENTS clients for SECONDS: scans per second and
 /// every request's latency in milliseconds.
@@ -208,78 +191,29 @@ async fn time_call(c: &reqwest::Client, url: &str) -> f64 {
 
 #[tokio::main]
 async fn main() {
-    let admin_url = std::env::var("BENCH_DATABASE_URL")
-        .expect("BENCH_DATABASE_URL is not set: run `make bench`");
-    let name = format!("bench_{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
-    let admin = PgPool::connect(&admin_url).await.unwrap();
-    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-        .execute(&admin)
-        .await
-        .unwrap();
-    let mut url = reqwest::Url::parse(&admin_url).unwrap();
-    url.set_path(&format!("/{name}"));
-    let db_url = url.to_string();
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut settings = Settings::for_tests(&db_url, &root);
-    settings.scan_rate_per_minute = 1_000_000;
-    settings.db_max_connections = 40;
-    settings.db_tenant_pool_size = 16;
-    let (owner, roles) = Db::connect_owner(&db_url, &settings.db_role_secret)
-        .await
-        .unwrap();
-    migrate_all(&owner, &roles).await.unwrap();
-    seed_demo_if_empty(&owner, &roles, &root.join("tenants/demo"), "brandops-demo")
-        .await
-        .unwrap();
-    let schema: String =
-        sqlx::query_scalar("SELECT schema_name FROM platform.tenants WHERE client_id = 'acme'")
-            .fetch_one(&owner)
-            .await
-            .unwrap();
-    let app = Application::build(settings).await.unwrap();
-    let base = format!("http://127.0.0.1:{}", app.port());
-    tokio::spawn(app.run_until_stopped());
+    let mut bench = Bench::new().await;
+    bench.settings.scan_rate_per_minute = 1_000_000;
+    bench.settings.db_max_connections = 40;
+    bench.settings.db_tenant_pool_size = 16;
+    let (owner, root, db_url) = (&bench.owner, &bench.root, &bench.db_url);
+    let schema = bench.acme_schema().await;
+    let (base, _) = bench.serve().await;
 
-    let c = login(&base, "admin@acme.test").await;
-    let session: Value = c
-        .get(format!("{base}/api/auth/session"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let csrf = session["csrfToken"].as_str().unwrap().to_string();
-    let product = post(
-        &c,
-        &csrf,
-        &format!("{base}/api/products"),
-        json!({"product_name": "Bench tablets", "skuid": "BENCH-SCANS", "gtin": "09506000134352"}),
-    )
-    .await;
-    let product_id = product["id"].as_str().unwrap().to_string();
-    let job = post(
-        &c,
-        &csrf,
-        &format!("{base}/api/code-jobs"),
-        json!({"product_id": product_id, "quantity": CODES}),
-    )
-    .await;
+    let admin = SignedIn::login(&base, "admin@acme.test").await;
+    let c = &admin.http;
+    let product_id = admin
+        .create_product("Bench tablets", "BENCH-SCANS", "09506000134352")
+        .await;
+    let job = admin
+        .post(
+            "/api/code-jobs",
+            json!({"product_id": product_id, "quantity": CODES}),
+        )
+        .await;
     let job_id = job["id"].as_str().unwrap().to_string();
-    loop {
-        let j: Value = c
-            .get(format!("{base}/api/code-jobs/{job_id}"))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        if j["status"] == "done" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    admin
+        .until_done(&format!("/api/code-jobs/{job_id}"), Instant::now())
+        .await;
     let csv = c
         .get(format!("{base}/api/code-jobs/{job_id}/codes.csv"))
         .send()
@@ -297,7 +231,7 @@ async fn main() {
     sqlx::query(sqlx::AssertSqlSafe(format!(
         "CREATE TABLE {schema}.bench_scans (LIKE {schema}.scans INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING CONSTRAINTS INCLUDING INDEXES)"
     )))
-    .execute(&owner)
+    .execute(owner)
     .await
     .unwrap();
 
@@ -324,17 +258,17 @@ async fn main() {
     let mut timings = Vec::new();
     for n in [10_000_i64, 10_000_000] {
         let t = Instant::now();
-        make_scans(&owner, &schema, &product_id, n).await;
+        make_scans(owner, &schema, &product_id, n).await;
         let made = t.elapsed().as_secs_f64();
-        let brand = time_call(&c, &format!("{base}/api/brand-scans")).await;
+        let brand = time_call(c, &format!("{base}/api/brand-scans")).await;
         let analytics = time_call(
-            &c,
+            c,
             &format!("{base}/api/scan-analytics?from=2000-01-01&to=2001-12-31"),
         )
         .await;
         let today = chrono::Utc::now().date_naive();
         let year = time_call(
-            &c,
+            c,
             &format!(
                 "{base}/api/scan-analytics?from={}&to={today}",
                 today - chrono::Duration::days(364)
@@ -353,12 +287,7 @@ async fn main() {
             "| {n} | {made:.0} s | {brand:.1} ms | {year:.1} ms | {empty:.1} ms |\n"
         ));
     }
-    let fmt = |v: &[f64]| {
-        v.iter()
-            .map(|x| format!("{x:.0}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let fmt = |v: &[f64]| common::runs(v, 0);
     let report = format!(
         "## Scans: resolver ingestion, latency, analytics at scale\n\n\
          `backend/benches/scans.rs`.\n\n\
@@ -383,11 +312,5 @@ async fn main() {
     );
     println!("{report}");
     common::write_section(&root.join("docs/benchmarks.md"), "scans", &report);
-    drop(c);
-    owner.close().await;
-    let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
-        "DROP DATABASE {name} WITH (FORCE)"
-    )))
-    .execute(&admin)
-    .await;
+    bench.finish().await;
 }

@@ -69,6 +69,10 @@ pub struct Settings {
     /// Links one address may open on the public resolver per minute
     /// (`SCAN_RATE_PER_MINUTE`); a genuine code's first scan is never refused.
     pub scan_rate_per_minute: u32,
+    /// Places one address may share per minute from the scan page
+    /// (`POST /r/locate`, `LOCATE_RATE_PER_MINUTE`): a person shares theirs
+    /// once per scan. Its own limit: sharing never uses up scans or reviews.
+    pub locate_rate_per_minute: u32,
 }
 
 fn env(name: &str) -> Option<String> {
@@ -136,6 +140,7 @@ impl Settings {
             log_json: env("LOG_FORMAT").is_none_or(|f| f != "pretty"),
             geoip_mmdb: env("GEOIP_MMDB").map(PathBuf::from),
             scan_rate_per_minute: env_parse("SCAN_RATE_PER_MINUTE", 60)?,
+            locate_rate_per_minute: env_parse("LOCATE_RATE_PER_MINUTE", 10)?,
         })
     }
 
@@ -162,6 +167,7 @@ impl Settings {
             log_json: false,
             geoip_mmdb: None,
             scan_rate_per_minute: 60,
+            locate_rate_per_minute: 10,
         }
     }
 

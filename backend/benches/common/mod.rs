@@ -1,11 +1,107 @@
-//! What the benchmarks share: the machine's description, a median, a
-//! signed-in client, and writing one section of docs/benchmarks.md (each
-//! benchmark owns a section between markers and leaves the others as they
-//! are).
+//! What the benchmarks share: their own database with the demo tenants and
+//! the server on it ([`Bench`]), signed-in clients ([`login`], [`SignedIn`]),
+//! the machine's description, a median, and writing one section of
+//! docs/benchmarks.md (each benchmark owns a section between markers and
+//! leaves the others as they are).
 
 #![allow(dead_code)]
 
-use serde_json::json;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use brandops::config::Settings;
+use brandops::db::migrate::migrate_all;
+use brandops::db::{Db, DbRoles};
+use brandops::http::startup::Application;
+use brandops::http::state::SharedState;
+use brandops::tenants::seed::seed_demo_if_empty;
+use serde_json::{Value, json};
+use sqlx::PgPool;
+
+/// The password of the demo accounts every benchmark seeds and signs in with.
+pub const DEMO_PASSWORD: &str = "brandops-demo";
+
+/// A benchmark's own database, new in the cluster of `BENCH_DATABASE_URL`
+/// (`make bench`), migrated and seeded with the demo tenants (`tenants/demo`);
+/// and the settings of the server that [`Bench::serve`] starts on it.
+/// [`Bench::finish`] drops it.
+pub struct Bench {
+    /// The repository's root.
+    pub root: PathBuf,
+    pub db_url: String,
+    /// `Settings::for_tests` on this database: change them before `serve`.
+    pub settings: Settings,
+    /// The owner's pool, for set-up and baselines.
+    pub owner: PgPool,
+    pub roles: DbRoles,
+    /// The cluster's pool, to drop the database at the end.
+    cluster: PgPool,
+    name: String,
+}
+
+impl Bench {
+    pub async fn new() -> Self {
+        let cluster_url = std::env::var("BENCH_DATABASE_URL")
+            .expect("BENCH_DATABASE_URL is not set: run `make bench`");
+        let name = format!("bench_{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+        let cluster = PgPool::connect(&cluster_url).await.unwrap();
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .execute(&cluster)
+            .await
+            .unwrap();
+        let mut url = reqwest::Url::parse(&cluster_url).unwrap();
+        url.set_path(&format!("/{name}"));
+        let db_url = url.to_string();
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+        let settings = Settings::for_tests(&db_url, &root);
+        let (owner, roles) = Db::connect_owner(&db_url, &settings.db_role_secret)
+            .await
+            .unwrap();
+        migrate_all(&owner, &roles).await.unwrap();
+        seed_demo_if_empty(&owner, &roles, &root.join("tenants/demo"), DEMO_PASSWORD)
+            .await
+            .unwrap();
+        Self {
+            root,
+            db_url,
+            settings,
+            owner,
+            roles,
+            cluster,
+            name,
+        }
+    }
+
+    /// The schema of the demo brand `acme`, which the benchmarks use.
+    pub async fn acme_schema(&self) -> String {
+        sqlx::query_scalar("SELECT schema_name FROM platform.tenants WHERE client_id = 'acme'")
+            .fetch_one(&self.owner)
+            .await
+            .unwrap()
+    }
+
+    /// Starts the server, as `main` does, in this process (on a free port);
+    /// its base URL and its state.
+    pub async fn serve(&self) -> (String, SharedState) {
+        let app = Application::build(self.settings.clone()).await.unwrap();
+        let base = format!("http://127.0.0.1:{}", app.port());
+        let state = app.state();
+        tokio::spawn(app.run_until_stopped());
+        (base, state)
+    }
+
+    /// Drops the database and the server's file folder.
+    pub async fn finish(self) {
+        self.owner.close().await;
+        let _ = std::fs::remove_dir_all(&self.settings.data_dir);
+        let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "DROP DATABASE {} WITH (FORCE)",
+            self.name
+        )))
+        .execute(&self.cluster)
+        .await;
+    }
+}
 
 pub fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
@@ -38,24 +134,107 @@ pub fn machine() -> String {
     format!("{cpu}, {cores} cores, {mem} RAM; {pg}")
 }
 
+/// The runs of a measurement as the reports list them: `1.25, 1.31`.
+pub fn runs(v: &[f64], decimals: usize) -> String {
+    v.iter()
+        .map(|x| format!("{x:.decimals$}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 pub fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     v[v.len() / 2]
 }
 
+/// A client signed in as a demo account (it keeps the session cookie).
 pub async fn login(base: &str, email: &str) -> reqwest::Client {
-    let c = reqwest::Client::builder()
-        .cookie_store(true)
-        .build()
-        .unwrap();
-    let r = c
-        .post(format!("{base}/api/auth/login"))
-        .json(&json!({"email": email, "password": "brandops-demo"}))
-        .send()
-        .await
-        .unwrap();
-    assert!(r.status().is_success());
-    c
+    SignedIn::login(base, email).await.http
+}
+
+/// A client signed in as a demo account, with the CSRF token that calls
+/// changing data send.
+pub struct SignedIn {
+    pub http: reqwest::Client,
+    pub csrf: String,
+    pub base: String,
+}
+
+impl SignedIn {
+    pub async fn login(base: &str, email: &str) -> Self {
+        let http = reqwest::Client::builder()
+            .cookie_store(true)
+            .build()
+            .unwrap();
+        let r = http
+            .post(format!("{base}/api/auth/login"))
+            .json(&json!({"email": email, "password": DEMO_PASSWORD}))
+            .send()
+            .await
+            .unwrap();
+        assert!(r.status().is_success(), "login {email}: {}", r.status());
+        let body: Value = r.json().await.unwrap();
+        Self {
+            http,
+            csrf: body["csrfToken"].as_str().unwrap().to_string(),
+            base: base.to_string(),
+        }
+    }
+
+    /// The server's URL of `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// GETs `path`'s JSON.
+    pub async fn get_json(&self, path: &str) -> Value {
+        self.http
+            .get(self.url(path))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
+
+    /// POSTs `body` to `path`; panics unless it succeeds; the answer.
+    pub async fn post(&self, path: &str, body: Value) -> Value {
+        let r = self
+            .http
+            .post(self.url(path))
+            .header("x-csrf-token", &self.csrf)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert!(r.status().is_success(), "{path}: {}", r.status());
+        r.json().await.unwrap()
+    }
+
+    /// Creates a product; its id.
+    pub async fn create_product(&self, name: &str, skuid: &str, gtin: &str) -> String {
+        let product = self
+            .post(
+                "/api/products",
+                json!({"product_name": name, "skuid": skuid, "gtin": gtin}),
+            )
+            .await;
+        product["id"].as_str().unwrap().to_string()
+    }
+
+    /// Polls a job (`/api/code-jobs/{id}`, `/api/print-jobs/{id}`) every
+    /// 20 ms until it is done; the seconds since `started`.
+    pub async fn until_done(&self, path: &str, started: Instant) -> f64 {
+        loop {
+            let job = self.get_json(path).await;
+            match job["status"].as_str() {
+                Some("done") => return started.elapsed().as_secs_f64(),
+                Some("failed") => panic!("{path} failed: {job}"),
+                _ => tokio::time::sleep(Duration::from_millis(20)).await,
+            }
+        }
+    }
 }
 
 const TITLE: &str = "# Benchmarks\n\n\

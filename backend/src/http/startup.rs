@@ -73,6 +73,8 @@ impl Application {
             None => None,
         };
         let scan_limiter = crate::scans::resolver::ScanLimiter::new(settings.scan_rate_per_minute);
+        let locate_limiter =
+            crate::scans::resolver::ScanLimiter::new(settings.locate_rate_per_minute);
         let review_key = crate::reviews::TokenKey::derive(settings.db_role_secret.expose());
         let state = Arc::new(AppState {
             cookie_key: cookie_key(&settings)?,
@@ -88,6 +90,7 @@ impl Application {
             scan_limiter,
             gtin_holders: crate::scans::holders::GtinHolders::default(),
             review_limiter: crate::scans::resolver::ScanLimiter::new(10),
+            locate_limiter,
             review_key,
         });
         Ok(Self {

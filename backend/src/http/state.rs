@@ -34,6 +34,9 @@ pub struct AppState {
     pub gtin_holders: crate::scans::holders::GtinHolders,
     /// Reviews one address may send per minute.
     pub review_limiter: crate::scans::resolver::ScanLimiter,
+    /// Places one address may share per minute (`POST /r/locate`,
+    /// `settings.locate_rate_per_minute`).
+    pub locate_limiter: crate::scans::resolver::ScanLimiter,
     /// Signs the review tokens of scans (derived from `DB_ROLE_SECRET`).
     pub review_key: crate::reviews::TokenKey,
 }

@@ -109,7 +109,7 @@ pub async fn release(state: &SharedState) {
 /// or puts it back for another try.
 async fn work(state: &SharedState, entry: Entry) {
     let platform = &state.db.platform;
-    let tenant = match store::active_tenant(platform, entry.tenant_id).await {
+    let tenant = match crate::tenants::store::active_tenant(platform, entry.tenant_id).await {
         Ok(Some(tenant)) => tenant,
         Ok(None) => {
             // Suspended: its jobs wait until it is reactivated.

@@ -4,8 +4,6 @@
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
-use crate::tenants::TenantRef;
-
 /// A queued job, as taken by a runner.
 #[derive(sqlx::FromRow, Debug, Clone)]
 pub struct Entry {
@@ -103,20 +101,4 @@ pub async fn release_all<'e>(db: impl PgExecutor<'e>, runner: Uuid) -> Result<u6
     .execute(db)
     .await?
     .rows_affected())
-}
-
-/// The tenant a job belongs to, when it is active.
-pub async fn active_tenant<'e>(
-    db: impl PgExecutor<'e>,
-    tenant_id: Uuid,
-) -> anyhow::Result<Option<TenantRef>> {
-    let row: Option<(Uuid, String, String, String, String)> = sqlx::query_as(
-        "SELECT id, client_id, kind, schema_name, role_name FROM platform.tenants
-         WHERE id = $1 AND status = 'active'",
-    )
-    .bind(tenant_id)
-    .fetch_optional(db)
-    .await?;
-    row.map(|(id, c, k, s, r)| TenantRef::from_columns(id, c, &k, &s, &r))
-        .transpose()
 }

@@ -167,7 +167,7 @@ async fn save(
     stars: i16,
     text: &str,
 ) -> anyhow::Result<Option<Added>> {
-    let Some(tenant) = crate::jobs::store::active_tenant(&state.db.platform, tenant_id).await?
+    let Some(tenant) = crate::tenants::store::active_tenant(&state.db.platform, tenant_id).await?
     else {
         return Ok(None);
     };

@@ -3,7 +3,9 @@
 //! places of 1,000 people or more, CC BY 4.0, embedded by the
 //! `reverse_geocoder` crate; the scan page credits it) to a city, region and
 //! country, and the scan moves there. The scan token from the scan's answer
-//! says which scan; a scan is placed by its browser once.
+//! says which scan; a scan is placed by its browser once. Each address may
+//! share `LOCATE_RATE_PER_MINUTE` places a minute, a limit of its own
+//! (`state.locate_limiter`), apart from scans' and reviews'.
 
 use std::sync::OnceLock;
 
@@ -103,7 +105,7 @@ pub async fn locate(req: &Request, body: Body, Data(state): Data<&SharedState>) 
     }
     let ip = crate::http::guard::client_ip(req, state.settings.trust_proxy)
         .and_then(|ip| ip.parse().ok());
-    if !state.review_limiter.allow(ip) {
+    if !state.locate_limiter.allow(ip) {
         return answer(
             StatusCode::TOO_MANY_REQUESTS,
             "too_many_requests",
@@ -149,7 +151,7 @@ async fn save(
     scan_id: i64,
     position: &Position,
 ) -> anyhow::Result<bool> {
-    let Some(tenant) = crate::jobs::store::active_tenant(&state.db.platform, tenant_id).await?
+    let Some(tenant) = crate::tenants::store::active_tenant(&state.db.platform, tenant_id).await?
     else {
         return Ok(false);
     };

@@ -13,58 +13,25 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, unique};
+use crate::helpers::{
+    Client, TestApp, TestTenant, assert_isolated, create_product, download, finished_job, gtin,
+};
 
-/// A GTIN-13 with a valid check digit, different for every call.
-fn gtin() -> String {
-    let seed = uuid::Uuid::new_v4().as_u128() % 1_000_000_000_000;
-    let body = format!("{seed:012}");
-    format!("{body}{}", brandops::products::check_digit(&body))
-}
-
-/// Creates a product and answers its id and GTIN-14.
+/// Creates "Aspirin 500" and answers its id and GTIN-14.
 async fn product(c: &Client) -> (String, String) {
-    let (status, p) = c
-        .post(
-            "/api/products",
-            json!({"product_name": "Aspirin 500", "skuid": unique("ASP"), "gtin": gtin()}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{p}");
-    (
-        p["id"].as_str().unwrap().to_string(),
-        p["gtin"].as_str().unwrap().to_string(),
-    )
+    let p = create_product(c, "Aspirin 500", "ASP").await;
+    (p.id, p.gtin)
 }
 
-/// Polls the job until it is done or failed (at most a minute).
+/// The code job once it is done or failed.
 async fn finished(c: &Client, id: &str) -> Value {
-    for _ in 0..600 {
-        let (status, job) = c.get(&format!("/api/code-jobs/{id}")).await;
-        assert_eq!(status, StatusCode::OK, "{job}");
-        if job["status"] == "done" || job["status"] == "failed" {
-            return job;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("job {id} did not finish");
+    finished_job(c, &format!("/api/code-jobs/{id}")).await
 }
 
 async fn start(c: &Client, body: Value) -> Value {
     let (status, job) = c.post("/api/code-jobs", body).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{job}");
     job
-}
-
-async fn download(c: &Client, path: &str) -> (StatusCode, String, Vec<u8>) {
-    let resp = c.http.get(c.url(path)).send().await.unwrap();
-    let status = resp.status();
-    let kind = resp
-        .headers()
-        .get("content-type")
-        .map(|v| v.to_str().unwrap().to_string())
-        .unwrap_or_default();
-    (status, kind, resp.bytes().await.unwrap().to_vec())
 }
 
 async fn stored<

@@ -10,13 +10,7 @@ use std::time::Duration;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, repo_root, unique};
-
-fn gtin() -> String {
-    let seed = uuid::Uuid::new_v4().as_u128() % 1_000_000_000_000;
-    let body = format!("{seed:012}");
-    format!("{body}{}", brandops::products::check_digit(&body))
-}
+use crate::helpers::{Client, TestApp, assert_isolated, create_product, generate_codes, repo_root};
 
 /// A GLN (13 digits) with a right check digit.
 const GLN: &str = "9506000134352";
@@ -45,65 +39,20 @@ fn assert_valid_epcis(doc: &Value) {
 
 /// A product (its name with markup) and its skuid and GTIN-14.
 async fn product(c: &Client) -> (String, String, String) {
-    let skuid = unique("EPC");
-    let (status, p) = c
-        .post(
-            "/api/products",
-            json!({"product_name": "Tea <b>green</b>", "skuid": skuid, "gtin": gtin()}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{p}");
-    (
-        p["id"].as_str().unwrap().to_string(),
-        skuid,
-        p["gtin"].as_str().unwrap().to_string(),
-    )
+    let p = create_product(c, "Tea <b>green</b>", "EPC").await;
+    (p.id, p.skuid, p.gtin)
 }
 
 /// Generates `quantity` codes of the product in lot `lot`; answers the job
 /// id and the codes' URIs.
 async fn codes(c: &Client, product_id: &str, quantity: u32, lot: &str) -> (String, Vec<String>) {
-    let (status, job) = c
-        .post(
-            "/api/code-jobs",
-            json!({"product_id": product_id, "quantity": quantity, "lot": {"number": lot}}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::ACCEPTED, "{job}");
-    let id = job["id"].as_str().unwrap().to_string();
-    for _ in 0..600 {
-        let (_, job) = c.get(&format!("/api/code-jobs/{id}")).await;
-        if job["status"] == "done" {
-            break;
-        }
-        assert_ne!(job["status"], "failed", "{job}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let csv = c
-        .http
-        .get(c.url(&format!("/api/code-jobs/{id}/codes.csv")))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let uris = csv
-        .lines()
-        .skip(1)
-        .map(|line| line.rsplit(',').next().unwrap().to_string())
-        .collect();
-    (id, uris)
-}
-
-async fn stored_events(app: &TestApp, t: &TestTenant) -> i64 {
-    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM {}.epcis_events",
-        t.schema
-    )))
-    .fetch_one(&app.owner)
-    .await
-    .unwrap()
+    let job = generate_codes(
+        c,
+        json!({"product_id": product_id, "quantity": quantity, "lot": {"number": lot}}),
+    )
+    .await;
+    let uris = job.uris();
+    (job.id, uris)
 }
 
 async fn export(c: &Client, query: &str) -> (StatusCode, Value, Option<String>) {
@@ -205,15 +154,9 @@ async fn a_job_whose_commissioning_fails_does_not_finish() {
     let (_, job) = admin.get(&format!("/api/code-jobs/{id}")).await;
     assert_ne!(job["status"], "done", "{job}");
     assert_eq!(job["generated"], 0, "{job}");
-    let codes: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM {}.codes",
-        brand.schema
-    )))
-    .fetch_one(&app.owner)
-    .await
-    .unwrap();
+    let codes = app.rows(&brand, "codes").await;
     assert_eq!(codes, 0, "codes stored without their commissioning");
-    assert_eq!(stored_events(&app, &brand).await, 0);
+    assert_eq!(app.rows(&brand, "epcis_events").await, 0);
 }
 
 #[tokio::test]
@@ -427,7 +370,7 @@ async fn bad_steps_get_clear_errors_and_store_nothing() {
         )
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");
-    assert_eq!(stored_events(&app, &brand).await, 0);
+    assert_eq!(app.rows(&brand, "epcis_events").await, 0);
 }
 
 /// A valid document: two events of the product, one with an extension
@@ -538,7 +481,7 @@ async fn capture_stores_a_valid_document_whole_and_refuses_a_bad_one_whole() {
             "{bad}: {answer}"
         );
     }
-    assert_eq!(stored_events(&app, &brand).await, 0);
+    assert_eq!(app.rows(&brand, "epcis_events").await, 0);
 
     // The valid one is stored whole.
     let (status, report) = admin
@@ -552,7 +495,7 @@ async fn capture_stores_a_valid_document_whole_and_refuses_a_bad_one_whole() {
         .post("/api/epcis/capture", document(&gtin14, ids))
         .await;
     assert_eq!(status, StatusCode::CONFLICT, "{answer}");
-    assert_eq!(stored_events(&app, &brand).await, 2);
+    assert_eq!(app.rows(&brand, "epcis_events").await, 2);
 
     // Exported as captured (markup as text, the extension's context with
     // it), valid against the official schema.
@@ -684,7 +627,7 @@ async fn capture_is_size_capped_and_parallel_captures_store_an_event_once() {
     let (status, answer) = admin.post("/api/epcis/capture", many).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
     assert_eq!(answer["errors"][0]["pointer"], "/epcisBody/eventList");
-    assert_eq!(stored_events(&app, &brand).await, 0);
+    assert_eq!(app.rows(&brand, "epcis_events").await, 0);
 
     // The same document six times at once: stored once, the others 409.
     let ids = [
@@ -704,5 +647,5 @@ async fn capture_is_size_capped_and_parallel_captures_store_an_event_once() {
         .filter(|(s, _)| *s == StatusCode::CONFLICT)
         .count();
     assert_eq!((created, conflicts), (1, 5), "{answers:?}");
-    assert_eq!(stored_events(&app, &brand).await, 2);
+    assert_eq!(app.rows(&brand, "epcis_events").await, 2);
 }

@@ -4,7 +4,8 @@
 //! tenants and accounts they need here; nothing depends on `tenants/demo`.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::Duration;
 
 use brandops::accounts::{Email, NewAccount, PersonName, Role};
 use brandops::audit::Actor;
@@ -187,6 +188,29 @@ impl TestApp {
         .unwrap();
     }
 
+    /// How many rows `table` of the tenant's schema holds (read as the owner).
+    pub async fn rows(&self, t: &TestTenant, table: &str) -> i64 {
+        sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "SELECT count(*) FROM {}.{table}",
+            t.schema
+        )))
+        .fetch_one(&self.owner)
+        .await
+        .unwrap()
+    }
+
+    /// How many audit records of `action` the tenant has.
+    pub async fn audited(&self, t: &TestTenant, action: &str) -> i64 {
+        sqlx::query_scalar(
+            "SELECT count(*) FROM platform.audit_log WHERE action = $1 AND tenant_id = $2",
+        )
+        .bind(action)
+        .bind(t.tenant.id)
+        .fetch_one(&self.owner)
+        .await
+        .unwrap()
+    }
+
     pub fn client(&self) -> Client {
         Client {
             http: reqwest::Client::builder()
@@ -327,4 +351,126 @@ pub async fn assert_isolated(
         shows(&still),
         "after another tenant's probe, '{marker}' is gone from its own tenant: {still:?}"
     );
+}
+
+/// A GTIN-13 with a valid check digit, different for every call (also among
+/// calls made at once).
+pub fn gtin() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let seed = u64::from(uuid::Uuid::new_v4().as_u128() as u32) * 1000
+        + NEXT.fetch_add(1, Ordering::Relaxed) % 1000;
+    let body = format!("{:012}", seed % 1_000_000_000_000);
+    format!("{body}{}", brandops::products::check_digit(&body))
+}
+
+/// A product a test created, as the API answered it.
+pub struct Product {
+    pub id: String,
+    pub skuid: String,
+    /// Its GTIN-14.
+    pub gtin: String,
+}
+
+/// Creates a product named `name` (markup in it stays text) with a new GTIN
+/// and a skuid that starts with `skuid_prefix`; panics unless it is created.
+pub async fn create_product(c: &Client, name: &str, skuid_prefix: &str) -> Product {
+    let skuid = unique(skuid_prefix);
+    let (status, p) = c
+        .post(
+            "/api/products",
+            json!({"product_name": name, "skuid": skuid, "gtin": gtin()}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{p}");
+    Product {
+        id: p["id"].as_str().unwrap().to_string(),
+        skuid,
+        gtin: p["gtin"].as_str().unwrap().to_string(),
+    }
+}
+
+/// Polls a background job (`/api/code-jobs/{id}`, `/api/print-jobs/{id}`)
+/// until it is done or failed (at most two minutes); answers it.
+pub async fn finished_job(c: &Client, path: &str) -> Value {
+    for _ in 0..1200 {
+        let (status, job) = c.get(path).await;
+        assert_eq!(status, StatusCode::OK, "{path}: {job}");
+        if job["status"] == "done" || job["status"] == "failed" {
+            return job;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{path} did not finish");
+}
+
+/// Like [`finished_job`], and panics unless the job is done.
+pub async fn done_job(c: &Client, path: &str) -> Value {
+    let job = finished_job(c, path).await;
+    assert_eq!(job["status"], "done", "{path}: {job}");
+    job
+}
+
+/// A GET whose answer is a file: its status, content type and bytes.
+pub async fn download(c: &Client, path: &str) -> (StatusCode, String, Vec<u8>) {
+    let resp = c.http.get(c.url(path)).send().await.unwrap();
+    let status = resp.status();
+    let kind = resp
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    (status, kind, resp.bytes().await.unwrap().to_vec())
+}
+
+/// A code job run to its end.
+pub struct CodeJob {
+    pub id: String,
+    /// Its `codes.csv` without the header, each row split into its columns
+    /// (GTIN, serial, lot, expiry, URI).
+    pub rows: Vec<Vec<String>>,
+}
+
+impl CodeJob {
+    /// The codes' GS1 Digital Link URIs, in the job's order.
+    pub fn uris(&self) -> Vec<String> {
+        self.rows
+            .iter()
+            .map(|row| row.last().unwrap().clone())
+            .collect()
+    }
+}
+
+/// Starts a code job with `body` (as `POST /api/code-jobs` takes it), waits
+/// until it is done and reads its codes.
+pub async fn generate_codes(c: &Client, body: Value) -> CodeJob {
+    let (status, job) = c.post("/api/code-jobs", body).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{job}");
+    let id = job["id"].as_str().unwrap().to_string();
+    done_job(c, &format!("/api/code-jobs/{id}")).await;
+    let (status, _, csv) = download(c, &format!("/api/code-jobs/{id}/codes.csv")).await;
+    assert_eq!(status, StatusCode::OK);
+    let rows = String::from_utf8(csv)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|line| line.split(',').map(str::to_string).collect())
+        .collect();
+    CodeJob { id, rows }
+}
+
+/// A new product, "Aspirin <b>500</b>" (skuid `ASP…`), with `quantity`
+/// codes, in a lot that expires on `expires_on` when given: answers the
+/// product's id and the codes' URIs.
+pub async fn product_with_codes(
+    c: &Client,
+    quantity: u32,
+    expires_on: Option<&str>,
+) -> (String, Vec<String>) {
+    let product = create_product(c, "Aspirin <b>500</b>", "ASP").await;
+    let mut body = json!({"product_id": product.id, "quantity": quantity});
+    if let Some(expiry) = expires_on {
+        body["lot"] = json!({"number": unique("L").chars().take(20).collect::<String>(), "manufactured_on": "2020-01-01", "expires_on": expiry});
+    }
+    let job = generate_codes(c, body).await;
+    (product.id, job.uris())
 }

@@ -4,13 +4,13 @@
 //! the design, and other tenants see none of it. (The renderer's own tests,
 //! in `src/labels/render/tests.rs`, cover every layout, sheet and GS1 rule.)
 
-use std::time::Duration;
-
 use reqwest::StatusCode;
 use rxing::{BarcodeFormat, DecodeHints, RXingResultMetadataType, RXingResultMetadataValue};
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, assert_isolated, unique};
+use crate::helpers::{
+    Client, TestApp, assert_isolated, create_product, done_job, download, generate_codes, unique,
+};
 
 fn design(width: f64, height: f64, symbology: &str, sheet: &str) -> Value {
     json!({"width_mm": width, "height_mm": height, "symbology": symbology, "sheet": sheet,
@@ -30,66 +30,16 @@ async fn template(c: &Client, name: &str, design: Value) -> String {
 }
 
 /// A product and a done code job of `n` codes with a lot; its id and CSV
-/// lines.
+/// rows.
 async fn codes(c: &Client, n: u32) -> (String, Vec<Vec<String>>) {
-    let seed = uuid::Uuid::new_v4().as_u128() % 1_000_000_000_000;
-    let body = format!("{seed:012}");
-    let gtin = format!("{body}{}", brandops::products::check_digit(&body));
-    let (_, p) = c
-        .post(
-            "/api/products",
-            json!({"product_name": "Café <b>Crème</b> 250 g", "skuid": unique("LBL"), "gtin": gtin}),
-        )
-        .await;
-    let (status, job) = c
-        .post(
-            "/api/code-jobs",
-            json!({"product_id": p["id"], "quantity": n,
-                   "lot": {"number": "B-42", "expires_on": "2027-06-30"}}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::ACCEPTED, "{job}");
-    let id = job["id"].as_str().unwrap().to_string();
-    wait(c, &format!("/api/code-jobs/{id}")).await;
-    let csv = c
-        .http
-        .get(c.url(&format!("/api/code-jobs/{id}/codes.csv")))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let lines = csv
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').map(str::to_string).collect())
-        .collect();
-    (id, lines)
-}
-
-/// Polls a job until it is done (or failed: the assertion shows why).
-async fn wait(c: &Client, path: &str) -> Value {
-    for _ in 0..1200 {
-        let (_, job) = c.get(path).await;
-        match job["status"].as_str() {
-            Some("done") => return job,
-            Some("failed") => panic!("job failed: {job}"),
-            _ => tokio::time::sleep(Duration::from_millis(100)).await,
-        }
-    }
-    panic!("{path} did not finish");
-}
-
-async fn bytes(c: &Client, path: &str) -> (StatusCode, String, Vec<u8>) {
-    let resp = c.http.get(c.url(path)).send().await.unwrap();
-    let status = resp.status();
-    let kind = resp
-        .headers()
-        .get("content-type")
-        .map(|v| v.to_str().unwrap().to_string())
-        .unwrap_or_default();
-    (status, kind, resp.bytes().await.unwrap().to_vec())
+    let p = create_product(c, "Café <b>Crème</b> 250 g", "LBL").await;
+    let job = generate_codes(
+        c,
+        json!({"product_id": p.id, "quantity": n,
+               "lot": {"number": "B-42", "expires_on": "2027-06-30"}}),
+    )
+    .await;
+    (job.id, job.rows)
 }
 
 /// The QR codes in a PNG, decoded by rqrr.
@@ -256,9 +206,9 @@ async fn a_print_job_renders_every_code_and_decodes_to_its_uri() {
     assert_eq!(status, StatusCode::ACCEPTED, "{print}");
     assert_eq!(print["total"], 4);
     let id = print["id"].as_str().unwrap().to_string();
-    let done = wait(&admin, &format!("/api/print-jobs/{id}")).await;
+    let done = done_job(&admin, &format!("/api/print-jobs/{id}")).await;
     assert_eq!(done["printed"], 4);
-    let (status, kind, pdf) = bytes(&admin, &format!("/api/print-jobs/{id}/output")).await;
+    let (status, kind, pdf) = download(&admin, &format!("/api/print-jobs/{id}/output")).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(kind, "application/pdf");
     assert_eq!(done["output_bytes"], pdf.len());
@@ -304,8 +254,8 @@ async fn a_print_job_renders_every_code_and_decodes_to_its_uri() {
         )
         .await;
     let zpl_id = print["id"].as_str().unwrap().to_string();
-    wait(&admin, &format!("/api/print-jobs/{zpl_id}")).await;
-    let (status, kind, zpl) = bytes(&admin, &format!("/api/print-jobs/{zpl_id}/output")).await;
+    done_job(&admin, &format!("/api/print-jobs/{zpl_id}")).await;
+    let (status, kind, zpl) = download(&admin, &format!("/api/print-jobs/{zpl_id}/output")).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(kind, "text/plain; charset=utf-8");
     let zpl = String::from_utf8(zpl).unwrap();
@@ -335,8 +285,8 @@ async fn a_print_job_renders_every_code_and_decodes_to_its_uri() {
     assert_eq!(status, StatusCode::ACCEPTED, "{again}");
     assert_eq!(again["reprint_of"], zpl_id.as_str());
     let again_id = again["id"].as_str().unwrap().to_string();
-    wait(&admin, &format!("/api/print-jobs/{again_id}")).await;
-    let (_, _, zpl_again) = bytes(&admin, &format!("/api/print-jobs/{again_id}/output")).await;
+    done_job(&admin, &format!("/api/print-jobs/{again_id}")).await;
+    let (_, _, zpl_again) = download(&admin, &format!("/api/print-jobs/{again_id}/output")).await;
     assert_eq!(String::from_utf8(zpl_again).unwrap(), zpl);
     let (_, list) = admin.get("/api/print-jobs").await;
     assert_eq!(list["jobs"].as_array().unwrap().len(), 3);
@@ -378,13 +328,7 @@ async fn print_jobs_need_a_done_code_job_and_a_template() {
         )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    let printed: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM {}.print_jobs",
-        brand.schema
-    )))
-    .fetch_one(&app.owner)
-    .await
-    .unwrap();
+    let printed = app.rows(&brand, "print_jobs").await;
     assert_eq!(printed, 0);
 }
 
@@ -419,11 +363,11 @@ async fn another_tenant_cannot_see_templates_or_print_jobs() {
                 )
                 .await;
             let id = p["id"].as_str().unwrap().to_string();
-            wait(a, &format!("/api/print-jobs/{id}")).await;
+            done_job(a, &format!("/api/print-jobs/{id}")).await;
             id
         },
         async |c, id| {
-            let (status, _, body) = bytes(c, &format!("/api/print-jobs/{id}/output")).await;
+            let (status, _, body) = download(c, &format!("/api/print-jobs/{id}/output")).await;
             vec![
                 c.get("/api/print-jobs").await,
                 c.get(&format!("/api/print-jobs/{id}")).await,

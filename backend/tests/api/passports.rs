@@ -8,26 +8,11 @@ use futures::future::join_all;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, unique};
+use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, create_product};
 
-fn gtin() -> String {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let seed = u64::from(uuid::Uuid::new_v4().as_u128() as u32) * 1000
-        + NEXT.fetch_add(1, Ordering::Relaxed) % 1000;
-    let body = format!("{:012}", seed % 1_000_000_000_000);
-    format!("{body}{}", brandops::products::check_digit(&body))
-}
-
+/// A new product, "Trail Shoe"; its id.
 async fn product(c: &Client) -> String {
-    let (status, p) = c
-        .post(
-            "/api/products",
-            json!({"product_name": "Trail Shoe", "skuid": unique("SHOE-"), "gtin": gtin()}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{p}");
-    p["id"].as_str().unwrap().to_string()
+    create_product(c, "Trail Shoe", "SHOE-").await.id
 }
 
 /// A passport with every counted field filled; the importer restricted.
@@ -70,16 +55,6 @@ async fn get_ok(c: &Client, path: &str) -> Value {
     let (status, body) = c.get(path).await;
     assert_eq!(status, StatusCode::OK, "{path}: {body}");
     body
-}
-
-async fn stored_versions(app: &TestApp, t: &TestTenant) -> i64 {
-    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM {}.passport_versions",
-        t.schema
-    )))
-    .fetch_one(&app.owner)
-    .await
-    .unwrap()
 }
 
 #[tokio::test]
@@ -144,7 +119,7 @@ async fn every_save_is_a_new_version_and_earlier_ones_stay_as_they_were() {
             .unwrap_err();
         assert!(err.to_string().contains("never changed"), "{sql}: {err}");
     }
-    assert_eq!(stored_versions(&app, &brand).await, 2);
+    assert_eq!(app.rows(&brand, "passport_versions").await, 2);
     let again = get_ok(&admin, &format!("/api/passports/{id}/versions/1")).await;
     assert_eq!(again, old);
 }
@@ -407,7 +382,7 @@ async fn bad_input_is_refused_with_a_message_and_changes_nothing() {
         let (status, answer) = save(&admin, &id, None, body.clone()).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {answer}");
     }
-    assert_eq!(stored_versions(&app, &brand).await, 1);
+    assert_eq!(app.rows(&brand, "passport_versions").await, 1);
     let current = get_ok(&admin, &format!("/api/passports/{id}")).await;
     assert_eq!(current["version"], 1);
 }
@@ -463,7 +438,7 @@ async fn parallel_saves_get_distinct_version_numbers() {
         .collect();
     versions.sort_unstable();
     assert_eq!(versions, (1..=10).collect::<Vec<_>>());
-    assert_eq!(stored_versions(&app, &brand).await, 10);
+    assert_eq!(app.rows(&brand, "passport_versions").await, 10);
     let current = get_ok(&admin, &format!("/api/passports/{id}")).await;
     assert_eq!(current["version"], 10);
 }
@@ -482,7 +457,7 @@ async fn workers_read_passports_and_only_editors_save() {
     get_ok(&worker, &format!("/api/passports/{id}/versions/1")).await;
     let (status, body) = save(&worker, &id, None, full()).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
-    assert_eq!(stored_versions(&app, &brand).await, 1);
+    assert_eq!(app.rows(&brand, "passport_versions").await, 1);
 }
 
 #[tokio::test]
@@ -514,7 +489,7 @@ async fn unknown_malformed_and_archived_products_are_not_found() {
         let (status, body) = save(&admin, &id, None, full()).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{id}: {body}");
     }
-    assert_eq!(stored_versions(&app, &brand).await, 0);
+    assert_eq!(app.rows(&brand, "passport_versions").await, 0);
 }
 
 #[tokio::test]

@@ -6,7 +6,7 @@ use reqwest::StatusCode;
 use reqwest::multipart::{Form, Part};
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, assert_isolated, unique};
+use crate::helpers::{Client, TestApp, assert_isolated, create_product};
 
 /// A valid 2×1 RGB PNG.
 const PNG: &[u8] = &[
@@ -25,18 +25,9 @@ fn jpeg() -> Vec<u8> {
     j
 }
 
+/// A new product, "Shown"; its id.
 async fn product(c: &Client) -> String {
-    let seed = uuid::Uuid::new_v4().as_u128() % 1_000_000_000_000;
-    let body = format!("{seed:012}");
-    let gtin = format!("{body}{}", brandops::products::check_digit(&body));
-    let (status, p) = c
-        .post(
-            "/api/products",
-            json!({"product_name": "Shown", "skuid": unique("IMG"), "gtin": gtin}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{p}");
-    p["id"].as_str().unwrap().to_string()
+    create_product(c, "Shown", "IMG").await.id
 }
 
 async fn upload(

@@ -7,17 +7,7 @@ use futures::future::join_all;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, unique};
-
-/// GTIN-13s with valid check digits, different for every call.
-fn gtin() -> String {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let seed = u64::from(uuid::Uuid::new_v4().as_u128() as u32) * 1000
-        + NEXT.fetch_add(1, Ordering::Relaxed) % 1000;
-    let body = format!("{:012}", seed % 1_000_000_000_000);
-    format!("{body}{}", brandops::products::check_digit(&body))
-}
+use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, gtin, unique};
 
 fn new_product(skuid: &str, gtin: &str) -> Value {
     json!({"product_name": "Sparkling Water 1L", "skuid": skuid, "gtin": gtin,
@@ -41,16 +31,6 @@ async fn set_product_limit(app: &TestApp, t: &TestTenant, limit: i32) {
         .execute(&app.owner)
         .await
         .unwrap();
-}
-
-async fn stored_products(app: &TestApp, t: &TestTenant) -> i64 {
-    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM {}.products",
-        t.schema
-    )))
-    .fetch_one(&app.owner)
-    .await
-    .unwrap()
 }
 
 #[tokio::test]
@@ -159,7 +139,7 @@ async fn bad_products_are_refused_and_change_nothing() {
             "{body}: {err}"
         );
     }
-    assert_eq!(stored_products(&app, &brand).await, 0);
+    assert_eq!(app.rows(&brand, "products").await, 0);
     let claimed: i64 =
         sqlx::query_scalar("SELECT count(*) FROM platform.gtins WHERE tenant_id = $1")
             .bind(brand.tenant.id)
@@ -191,7 +171,7 @@ async fn skuids_are_unique_and_a_gtin_belongs_to_one_organisation() {
         !text.contains(&a.client_id) && !text.to_lowercase().contains(&a.client_id.to_lowercase()),
         "{text}"
     );
-    assert_eq!(stored_products(&app, &b).await, 0);
+    assert_eq!(app.rows(&b, "products").await, 0);
 
     // Two organisations claiming one new GTIN at once: exactly one gets it.
     let contested = gtin();
@@ -230,7 +210,7 @@ async fn the_product_limit_holds_under_parallel_creation() {
         .collect();
     assert_eq!((created, refused.len()), (3, 5), "{answers:?}");
     assert_eq!(refused[0].1["code"], "product_limit");
-    assert_eq!(stored_products(&app, &brand).await, 3);
+    assert_eq!(app.rows(&brand, "products").await, 3);
     // A refused creation claimed no GTIN.
     let claimed: i64 =
         sqlx::query_scalar("SELECT count(*) FROM platform.gtins WHERE tenant_id = $1")
@@ -435,7 +415,7 @@ async fn a_csv_import_is_checked_whole_before_anything_is_written() {
         json!({"dry_run": true, "rows": 2, "created": 0, "errors": []})
     );
     assert_eq!(
-        stored_products(&app, &brand).await,
+        app.rows(&brand, "products").await,
         0,
         "a dry run writes nothing"
     );
@@ -466,7 +446,7 @@ async fn a_csv_import_is_checked_whole_before_anything_is_written() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{report}");
     assert_eq!(report["code"], "invalid_rows");
     assert_eq!(report["errors"].as_array().unwrap().len(), 2);
-    assert_eq!(stored_products(&app, &brand).await, 0);
+    assert_eq!(app.rows(&brand, "products").await, 0);
 
     // The good file applies whole; markup and formulas are stored as text.
     let (status, report) = import(&admin, false, &good).await;
@@ -548,7 +528,7 @@ async fn a_csv_import_is_checked_whole_before_anything_is_written() {
         )
         .await;
     assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
-    assert_eq!(stored_products(&app, &brand).await, 2);
+    assert_eq!(app.rows(&brand, "products").await, 2);
 }
 
 #[tokio::test]

@@ -6,19 +6,12 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, assert_isolated, unique};
-use crate::scans::{codes, scan};
+use crate::helpers::{Client, TestApp, assert_isolated, product_with_codes, unique};
+use crate::scans::{post_from_scan_page, scan, scan_page};
 
-async fn post_review(app: &TestApp, body: Value, ip: &str) -> (StatusCode, Value) {
-    let resp = reqwest::Client::new()
-        .post(format!("{}/r/review", app.base))
-        .header("x-forwarded-for", ip)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let status = resp.status();
-    (status, resp.json().await.unwrap_or(Value::Null))
+/// Sends a review from the scan page as a consumer at `ip`.
+pub(crate) async fn post_review(app: &TestApp, body: Value, ip: &str) -> (StatusCode, Value) {
+    post_from_scan_page(app, "/r/review", body, ip).await
 }
 
 async fn reviews(c: &Client, query: &str) -> Value {
@@ -38,7 +31,7 @@ async fn a_consumer_reviews_a_real_scan_once_and_the_brand_moderates_it() {
     let worker = app
         .login(&app.account(&brand, brandops::accounts::Role::Worker).await)
         .await;
-    let (product, uris) = codes(&admin, 1, None).await;
+    let (product, uris) = product_with_codes(&admin, 1, None).await;
     let (_, v) = scan(&uris[0], "198.51.100.20").await;
     let token = v["review_token"]
         .as_str()
@@ -96,14 +89,7 @@ async fn a_consumer_reviews_a_real_scan_once_and_the_brand_moderates_it() {
     assert_eq!(resp.status(), StatusCode::FORBIDDEN);
 
     // The next scan page shows it, escaped, with the rating.
-    let html = reqwest::Client::new()
-        .get(&uris[0])
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let html = scan_page(&uris[0]).await;
     assert!(html.contains("Rated 4.0 out of 5 by 1 buyer."), "{html}");
     assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;") && !html.contains("<script>"));
     assert!(html.contains("action=\"/r/review\""));
@@ -127,14 +113,7 @@ async fn a_consumer_reviews_a_real_scan_once_and_the_brand_moderates_it() {
         1
     );
     assert_eq!(reviews(&admin, "?hidden=false").await["reviews"], json!([]));
-    let html = reqwest::Client::new()
-        .get(&uris[0])
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let html = scan_page(&uris[0]).await;
     assert!(
         html.contains("No reviews yet.") && !html.contains("tastes fine"),
         "{html}"
@@ -146,14 +125,7 @@ async fn a_consumer_reviews_a_real_scan_once_and_the_brand_moderates_it() {
         )
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    let audited: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM platform.audit_log WHERE action = 'organisation.review_hidden' AND tenant_id = $1",
-    )
-    .bind(brand.tenant.id)
-    .fetch_one(&app.owner)
-    .await
-    .unwrap();
-    assert_eq!(audited, 1);
+    assert_eq!(app.audited(&brand, "organisation.review_hidden").await, 1);
 }
 
 #[tokio::test]
@@ -161,15 +133,8 @@ async fn the_scan_pages_form_posts_a_review() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let (_, uris) = codes(&admin, 1, None).await;
-    let html = reqwest::Client::new()
-        .get(&uris[0])
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let (_, uris) = product_with_codes(&admin, 1, None).await;
+    let html = scan_page(&uris[0]).await;
     let start = html.find("name=\"token\" value=\"").unwrap() + "name=\"token\" value=\"".len();
     let token = &html[start..start + html[start..].find('"').unwrap()];
     let resp = reqwest::Client::new()
@@ -196,7 +161,7 @@ async fn bad_reviews_are_refused_and_change_nothing() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let (_, uris) = codes(&admin, 1, None).await;
+    let (_, uris) = product_with_codes(&admin, 1, None).await;
     let (_, v) = scan(&uris[0], "198.51.100.21").await;
     let token = v["review_token"].as_str().unwrap().to_string();
     let (head, mac) = token.rsplit_once('.').unwrap();
@@ -295,7 +260,7 @@ async fn another_brand_cannot_see_or_hide_reviews() {
     assert_isolated(
         &app,
         async |a: &Client| {
-            let (_, uris) = codes(a, 1, None).await;
+            let (_, uris) = product_with_codes(a, 1, None).await;
             let (_, v) = scan(&uris[0], "198.51.100.30").await;
             let (status, _) = post_review(
                 &app,
@@ -321,7 +286,7 @@ async fn a_review_id_of_another_brand_is_not_found() {
     let app = TestApp::spawn().await;
     let (a, b) = (app.brand().await, app.brand().await);
     let (ca, cb) = (app.login(&a.admin).await, app.login(&b.admin).await);
-    let (_, uris) = codes(&ca, 1, None).await;
+    let (_, uris) = product_with_codes(&ca, 1, None).await;
     let (_, v) = scan(&uris[0], "198.51.100.31").await;
     post_review(
         &app,
@@ -347,7 +312,7 @@ async fn consumers_and_their_sessions_are_counted() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let (_, uris) = codes(&admin, 3, None).await;
+    let (_, uris) = product_with_codes(&admin, 3, None).await;
     // One phone with its cookie scans three codes; another phone one.
     let phone = reqwest::Client::builder()
         .cookie_store(true)

@@ -5,66 +5,13 @@
 //! message, the platform admins' list, and isolation between brands.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use futures::future::join_all;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, assert_isolated, unique};
-
-fn gtin() -> String {
-    let seed = uuid::Uuid::new_v4().as_u128() % 1_000_000_000_000;
-    let body = format!("{seed:012}");
-    format!("{body}{}", brandops::products::check_digit(&body))
-}
-
-/// A product with `quantity` codes (in a lot that expires on `expires_on`,
-/// when given): answers the product's id and the codes' URIs.
-pub(crate) async fn codes(
-    c: &Client,
-    quantity: u32,
-    expires_on: Option<&str>,
-) -> (String, Vec<String>) {
-    let (status, p) = c
-        .post(
-            "/api/products",
-            json!({"product_name": "Aspirin <b>500</b>", "skuid": unique("ASP"), "gtin": gtin()}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{p}");
-    let product = p["id"].as_str().unwrap().to_string();
-    let mut body = json!({"product_id": product, "quantity": quantity});
-    if let Some(expiry) = expires_on {
-        body["lot"] = json!({"number": unique("L").chars().take(20).collect::<String>(), "manufactured_on": "2020-01-01", "expires_on": expiry});
-    }
-    let (status, job) = c.post("/api/code-jobs", body).await;
-    assert_eq!(status, StatusCode::ACCEPTED, "{job}");
-    let id = job["id"].as_str().unwrap();
-    for _ in 0..600 {
-        let (_, job) = c.get(&format!("/api/code-jobs/{id}")).await;
-        if job["status"] == "done" {
-            break;
-        }
-        assert_ne!(job["status"], "failed", "{job}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let csv = c
-        .http
-        .get(c.url(&format!("/api/code-jobs/{id}/codes.csv")))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let uris = csv
-        .lines()
-        .skip(1)
-        .map(|line| line.rsplit(',').next().unwrap().to_string())
-        .collect();
-    (product, uris)
-}
+use crate::helpers::{Client, TestApp, assert_isolated, gtin, product_with_codes};
+use crate::reviews::post_review;
 
 /// Scans a URI as a consumer's phone at `ip` would, asking for JSON.
 pub(crate) async fn scan(uri: &str, ip: &str) -> (StatusCode, Value) {
@@ -89,6 +36,42 @@ pub(crate) async fn scan_as(uri: &str, ip: &str, agent: &str) -> (StatusCode, Va
     (status, resp.json().await.unwrap())
 }
 
+/// The scan page (or another page of the resolver) as a browser gets it.
+pub(crate) async fn scan_page(url: &str) -> String {
+    reqwest::Client::new()
+        .get(url)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
+/// Posts `body` as JSON to one of the scan page's own calls (`/r/review`,
+/// `/r/locate`) as a consumer's phone at `ip` would.
+pub(crate) async fn post_from_scan_page(
+    app: &TestApp,
+    path: &str,
+    body: Value,
+    ip: &str,
+) -> (StatusCode, Value) {
+    let resp = reqwest::Client::new()
+        .post(format!("{}{path}", app.base))
+        .header("x-forwarded-for", ip)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = resp.status();
+    (status, resp.json().await.unwrap_or(Value::Null))
+}
+
+/// Shares a place for a scan (`body`: its token, lat, lon) from `ip`.
+async fn locate(app: &TestApp, body: Value, ip: &str) -> (StatusCode, Value) {
+    post_from_scan_page(app, "/r/locate", body, ip).await
+}
+
 fn serial_of(uri: &str) -> &str {
     uri.rsplit('/').next().unwrap()
 }
@@ -98,7 +81,7 @@ async fn a_code_is_genuine_then_suspicious_past_the_brands_rules() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let (product, uris) = codes(&admin, 2, Some("2021-06-30")).await;
+    let (product, uris) = product_with_codes(&admin, 2, Some("2021-06-30")).await;
     let uri = &uris[0];
     assert!(uri.starts_with(&app.base), "{uri}");
 
@@ -190,7 +173,7 @@ async fn link_types_all_and_dpp() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let (_, uris) = codes(&admin, 1, Some("2099-01-31")).await;
+    let (_, uris) = product_with_codes(&admin, 1, Some("2099-01-31")).await;
     let resp = reqwest::Client::new()
         .get(format!("{}?linkType=all", uris[0]))
         .send()
@@ -221,7 +204,7 @@ async fn parallel_scans_of_one_code_each_count_once() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let (_, uris) = codes(&admin, 1, None).await;
+    let (_, uris) = product_with_codes(&admin, 1, None).await;
     let answers = join_all((0..12).map(|i| {
         let uri = uris[0].clone();
         async move { scan(&uri, &format!("198.51.100.{}", 10 + i)).await }
@@ -293,7 +276,7 @@ async fn codes_that_are_not_the_brands_are_not_recognised() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let (product, uris) = codes(&admin, 1, Some("2099-12-31")).await;
+    let (product, uris) = product_with_codes(&admin, 1, Some("2099-12-31")).await;
     let uri = &uris[0];
     let gtin_path = uri.split("/10/").next().unwrap();
     let unknown = [
@@ -333,14 +316,7 @@ async fn codes_that_are_not_the_brands_are_not_recognised() {
     assert_eq!(a["totals"]["scans"], 4);
     assert_eq!(a["by_product"][0]["product_id"], product.as_str());
     // The page says what to do.
-    let html = reqwest::Client::new()
-        .get(&unknown[0])
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let html = scan_page(&unknown[0]).await;
     assert!(
         html.contains("Not recognised") && html.contains("counterfeit"),
         "{html}"
@@ -352,7 +328,7 @@ async fn malformed_links_get_a_clear_400_and_record_nothing() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let (_, uris) = codes(&admin, 1, None).await;
+    let (_, uris) = product_with_codes(&admin, 1, None).await;
     let gtin14 = uris[0].split("/01/").nth(1).unwrap()[..14].to_string();
     let mut wrong_digit = gtin14.clone();
     let last = wrong_digit.pop().unwrap().to_digit(10).unwrap();
@@ -422,7 +398,7 @@ async fn bots_and_link_previews_are_counted_apart() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let (_, uris) = codes(&admin, 1, None).await;
+    let (_, uris) = product_with_codes(&admin, 1, None).await;
     for agent in [
         "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
         "WhatsApp/2.23.20.0 A",
@@ -446,7 +422,7 @@ async fn the_limit_per_address_never_refuses_a_codes_first_scan() {
     let app = TestApp::spawn_with(|s| s.scan_rate_per_minute = 3).await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let (_, uris) = codes(&admin, 3, None).await;
+    let (_, uris) = product_with_codes(&admin, 3, None).await;
     let ip = "198.51.100.4";
     for _ in 0..3 {
         let (status, _) = scan(&uris[0], ip).await;
@@ -552,7 +528,7 @@ async fn scans_are_placed_from_the_ip_database_and_far_apart_scans_are_suspiciou
     let app = TestApp::spawn_with(|s| s.geoip_mmdb = Some(mmdb.clone())).await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let (product, uris) = codes(&admin, 2, None).await;
+    let (product, uris) = product_with_codes(&admin, 2, None).await;
     let (_, v) = scan(&uris[0], "203.0.113.7").await;
     assert_eq!(v["verdict"], "genuine");
     // The same code, an hour's flight is not 6,000 km: suspicious.
@@ -634,7 +610,7 @@ async fn brand_scans_answers_the_spec_shape_and_message() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let (product, uris) = codes(&admin, 3, None).await;
+    let (product, uris) = product_with_codes(&admin, 3, None).await;
     scan(&uris[0], "198.51.100.7").await;
     scan(&uris[0], "198.51.100.7").await;
     scan(&uris[1], "198.51.100.7").await;
@@ -737,14 +713,7 @@ async fn scan_rules_are_validated_and_only_admins_change_them() {
     assert_eq!(saved, change);
     let (_, rules) = manager.get("/api/scan-settings").await;
     assert_eq!(rules, change);
-    let audited: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM platform.audit_log WHERE action = 'organisation.scan_rules' AND tenant_id = $1",
-    )
-    .bind(brand.tenant.id)
-    .fetch_one(&app.owner)
-    .await
-    .unwrap();
-    assert_eq!(audited, 1);
+    assert_eq!(app.audited(&brand, "organisation.scan_rules").await, 1);
 }
 
 #[tokio::test]
@@ -752,8 +721,8 @@ async fn platform_admins_list_scans_across_brands() {
     let app = TestApp::spawn().await;
     let (a, b) = (app.brand().await, app.brand().await);
     let (ca, cb) = (app.login(&a.admin).await, app.login(&b.admin).await);
-    let (_, ua) = codes(&ca, 1, None).await;
-    let (_, ub) = codes(&cb, 1, None).await;
+    let (_, ua) = product_with_codes(&ca, 1, None).await;
+    let (_, ub) = product_with_codes(&cb, 1, None).await;
     scan(&ua[0], "198.51.100.8").await;
     scan(&ub[0], "198.51.100.8").await;
     let platform = app.login(&app.platform_admin().await).await;
@@ -797,7 +766,7 @@ async fn another_brand_cannot_see_or_change_scans() {
     assert_isolated(
         &app,
         async |a: &Client| {
-            let (_, uris) = codes(a, 1, None).await;
+            let (_, uris) = product_with_codes(a, 1, None).await;
             scan(&uris[0], "198.51.100.9").await;
             serial_of(&uris[0]).to_string()
         },
@@ -820,15 +789,9 @@ async fn another_brand_cannot_see_or_change_scans() {
     // A scan recorded in one brand's schema is nowhere in another's.
     let (a, b) = (app.brand().await, app.brand().await);
     let ca = app.login(&a.admin).await;
-    let (_, uris) = codes(&ca, 1, None).await;
+    let (_, uris) = product_with_codes(&ca, 1, None).await;
     scan(&uris[0], "198.51.100.9").await;
-    let in_b: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM {}.scans",
-        b.schema
-    )))
-    .fetch_one(&app.owner)
-    .await
-    .unwrap();
+    let in_b = app.rows(&b, "scans").await;
     assert_eq!(in_b, 0);
     let cb = app.login(&b.admin).await;
     let (_, other) = cb.get("/api/scan-analytics").await;
@@ -872,34 +835,28 @@ async fn a_consumer_may_share_their_place_once() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let (_, uris) = codes(&admin, 1, None).await;
-    let (_, v) = scan(&uris[0], "198.51.100.50").await;
+    let (_, uris) = product_with_codes(&admin, 1, None).await;
+    let ip = "198.51.100.50";
+    let (_, v) = scan(&uris[0], ip).await;
     let token = v["review_token"].as_str().unwrap().to_string();
     let http = reqwest::Client::new();
-    let locate = async |body: Value| {
-        let resp = http
-            .post(format!("{}/r/locate", app.base))
-            .header("x-forwarded-for", "198.51.100.50")
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        let status = resp.status();
-        (status, resp.json::<Value>().await.unwrap())
-    };
     for bad in [
         json!({"token": token, "lat": 91.0, "lon": 0.0}),
         json!({"token": token, "lat": 10.0, "lon": -180.5}),
         json!({"token": token, "lat": "19", "lon": 72.0}),
         json!({"token": "forged", "lat": 19.0, "lon": 72.0}),
     ] {
-        let (status, answer) = locate(bad.clone()).await;
+        let (status, answer) = locate(&app, bad.clone(), ip).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {answer}");
     }
-    let (status, answer) =
-        locate(json!({"token": token, "lat": 19.0760, "lon": 72.8777, "accuracy": 35.0})).await;
+    let (status, answer) = locate(
+        &app,
+        json!({"token": token, "lat": 19.0760, "lon": 72.8777, "accuracy": 35.0}),
+        ip,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{answer}");
-    let (status, _) = locate(json!({"token": token, "lat": 48.85, "lon": 2.35})).await;
+    let (status, _) = locate(&app, json!({"token": token, "lat": 48.85, "lon": 2.35}), ip).await;
     assert_eq!(status, StatusCode::CONFLICT, "a scan is placed once");
 
     let (_, a) = admin.get("/api/scan-analytics").await;
@@ -953,11 +910,74 @@ async fn a_consumer_may_share_their_place_once() {
 }
 
 #[tokio::test]
+async fn sharing_places_has_a_limit_of_its_own_apart_from_scans_and_reviews() {
+    let app = TestApp::spawn_with(|s| {
+        s.scan_rate_per_minute = 3;
+        s.locate_rate_per_minute = 2;
+    })
+    .await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (_, uris) = product_with_codes(&admin, 2, None).await;
+    // The limit is checked before the token: forged ones use it up too.
+    let forged = json!({"token": "forged", "lat": 19.0, "lon": 72.0});
+
+    // An address that has shared all the places it may is refused more...
+    let ip = "198.51.100.70";
+    for _ in 0..2 {
+        let (status, v) = locate(&app, forged.clone(), ip).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    }
+    let (status, v) = locate(&app, forged.clone(), ip).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert_eq!(v["code"], "too_many_requests");
+    // ...and still scans as much as its own limit lets it (repeat scans,
+    // which that limit would refuse), and reviews.
+    let (status, first) = scan(&uris[0], ip).await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    for _ in 0..2 {
+        let (status, v) = scan(&uris[0], ip).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let token = first["review_token"].as_str().unwrap();
+    let (status, v) = post_review(
+        &app,
+        json!({"token": token, "rating": 5, "text": "Fine"}),
+        ip,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+
+    // An address that has used up its scans and its reviews still shares
+    // its place.
+    let ip = "198.51.100.71";
+    let (status, first) = scan(&uris[1], ip).await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    for _ in 0..2 {
+        let (status, v) = scan(&uris[1], ip).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let (status, v) = scan(&uris[1], ip).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    let forged_review = json!({"token": "forged", "rating": 5, "text": "Fine"});
+    for _ in 0..10 {
+        let (status, v) = post_review(&app, forged_review.clone(), ip).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    }
+    let (status, v) = post_review(&app, forged_review, ip).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    let token = first["review_token"].as_str().unwrap();
+    let (status, v) = locate(&app, json!({"token": token, "lat": 48.85, "lon": 2.35}), ip).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["code"], "placed");
+}
+
+#[tokio::test]
 async fn the_scan_page_shows_the_public_passport_and_the_journey() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let (product, uris) = codes(&admin, 1, Some("2099-01-31")).await;
+    let (product, uris) = product_with_codes(&admin, 1, Some("2099-01-31")).await;
     // Before any passport: the page says so, gs1:dpp is a 404.
     let (status, v) = scan(&format!("{}?linkType=gs1:dpp", uris[0]), "198.51.100.60").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
@@ -973,14 +993,7 @@ async fn the_scan_page_shows_the_public_passport_and_the_journey() {
         .await;
     assert_eq!(status, StatusCode::OK, "{saved}");
     let http = reqwest::Client::new();
-    let html = http
-        .get(&uris[0])
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let html = scan_page(&uris[0]).await;
     assert!(html.contains("Pills &lt;b&gt;Works&lt;/b&gt;"), "{html}");
     assert!(
         !html.contains("Secret Imports"),
@@ -1000,14 +1013,7 @@ async fn the_scan_page_shows_the_public_passport_and_the_journey() {
         text.contains("Pills <b>Works</b>") && !text.contains("Secret Imports"),
         "{text}"
     );
-    let page = http
-        .get(format!("{}?linkType=gs1:dpp", uris[0]))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let page = scan_page(&format!("{}?linkType=gs1:dpp", uris[0])).await;
     assert!(page.contains("Digital product passport") && !page.contains("Secret Imports"));
     // Asking for the passport is not a scan.
     let (_, a) = admin.get("/api/scan-analytics").await;
