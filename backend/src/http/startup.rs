@@ -89,6 +89,7 @@ impl Application {
             ip_places,
             scan_limiter,
             gtin_holders: crate::scans::holders::GtinHolders::default(),
+            scan_writers: crate::scans::ingest::ScanWriters::default(),
             review_limiter: crate::scans::resolver::ScanLimiter::new(10),
             locate_limiter,
             review_key,

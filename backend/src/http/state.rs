@@ -32,6 +32,8 @@ pub struct AppState {
     pub scan_limiter: crate::scans::resolver::ScanLimiter,
     /// Which brand holds a GTIN (the resolver's lookup, remembered briefly).
     pub gtin_holders: crate::scans::holders::GtinHolders,
+    /// The brands' scan writers (people's scans are written in batches).
+    pub scan_writers: crate::scans::ingest::ScanWriters,
     /// Reviews one address may send per minute.
     pub review_limiter: crate::scans::resolver::ScanLimiter,
     /// Places one address may share per minute (`POST /r/locate`,

@@ -8,6 +8,7 @@
 //!   the verdict as a page or as JSON, the scan recorded, bots counted apart,
 //!   a rate limit per address that never refuses a code's first scan;
 //! - `page.rs`: the scan page's HTML (every value escaped);
+//! - `ingest.rs`: people's scans written in batches, a writer per brand;
 //! - `holders.rs`: which brand holds a GTIN, remembered for a few seconds;
 //! - `geo.rs`: the place of a scan from an offline IP database (MMDB);
 //! - `locate.rs`: `POST /r/locate`, the place the consumer's browser gives
@@ -21,6 +22,7 @@
 pub mod api;
 pub mod geo;
 pub mod holders;
+pub mod ingest;
 pub mod locate;
 pub mod page;
 pub mod resolver;

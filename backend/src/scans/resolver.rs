@@ -22,7 +22,7 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use super::page::{self, ProductReviews, ScanView};
-use super::store::{self, ScannedUri};
+use super::store;
 use super::{AgentClass, DigitalLink, Place, Verdict, classify_agent};
 use crate::codes::Serial;
 use crate::http::state::SharedState;
@@ -438,11 +438,11 @@ async fn record(
         return Ok(allowed.then(not_recognised));
     };
     let serial = Serial::decode(&link.serial).map(Serial::to_db);
-    let mut conn = state.db.autocommit_tenant(&tenant).await?;
     let person = agent != AgentClass::Bot;
     if !person || !allowed {
         // Looked up first: a bot's hit is only counted, and over the limit
         // only a genuine code's first scan goes on.
+        let mut conn = state.db.autocommit_tenant(&tenant).await?;
         let code = match serial {
             Some(serial) => store::find_code(&mut conn, serial).await?,
             None => None,
@@ -457,7 +457,9 @@ async fn record(
         });
         if !person {
             store::count_bot(&mut conn).await?;
-            conn.finish().await?;
+        }
+        conn.finish().await?;
+        if !person {
             return Ok(Some(match code {
                 Some(code) => Outcome {
                     verdict: verdict(code.suspicious),
@@ -472,25 +474,29 @@ async fn record(
             return Ok(None);
         }
     }
-    let uri = ScannedUri {
-        gtin: &link.gtin,
-        lot: link.lot.as_deref(),
-        serial: &link.serial,
-    };
-    let recorded = match serial {
-        Some(serial) => {
-            store::scan_code(&mut conn, serial, &uri, agent.as_str(), place, consumer).await?
-        }
-        None => None,
-    };
-    let Some(recorded) = recorded else {
-        store::scan_unknown(&mut conn, &uri, agent.as_str(), place, consumer).await?;
-        conn.finish().await?;
+    // Written together with the other scans coming in (a batch per brand);
+    // no connection is held while waiting.
+    let written = super::ingest::ScanWriters::write(
+        state,
+        &tenant,
+        super::ingest::NewScan {
+            serial,
+            gtin: link.gtin.clone(),
+            lot: link.lot.clone(),
+            serial_text: link.serial.clone(),
+            agent: agent.as_str(),
+            place: place.clone(),
+            consumer,
+        },
+    )
+    .await?;
+    let Some(recorded) = written else {
         return Ok(Some(not_recognised()));
     };
     let code = recorded.code;
     // Only the page shows the product's reviews, passport and journey.
     let (reviews, passport_html, journey) = if for_page {
+        let mut conn = state.db.read_tenant(&tenant).await?;
         let (average, count, newest) =
             crate::reviews::store::for_scan_page(&mut conn, code.product_id, 3).await?;
         let (passport, journey) = public_story(&mut conn, &code).await?;
@@ -506,7 +512,6 @@ async fn record(
     } else {
         (None, None, Vec::new())
     };
-    conn.finish().await?;
     Ok(Some(Outcome {
         verdict: verdict(code.suspicious),
         scans_before: i64::from(code.scans),

@@ -6,6 +6,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
 
+use super::ingest::NewScan;
 use super::{Place, ScanSettings};
 use crate::tenants::TenantRef;
 
@@ -73,13 +74,6 @@ pub async fn find_code(
     .await
 }
 
-/// The URI as scanned.
-pub struct ScannedUri<'a> {
-    pub gtin: &'a str,
-    pub lot: Option<&'a str>,
-    pub serial: &'a str,
-}
-
 // Counters that every scan adds to (the day's rollup per product and place,
 // the day's consumers, the day's bots) are split into shards (migration
 // 0010): a writer adds to a shard of its key that no other writer holds, and
@@ -107,136 +101,72 @@ macro_rules! shard {
     };
 }
 
-// The scan statements' parameters: $1 the code's serial (a code's scan
-// only), $2 the place's source, $3 its accuracy, $4 the URI's GTIN, $5 its
-// lot, $6 its serial, $7 the agent class, $8 to $13 the place (country, its
-// name, region, city, lat, lon), $14 the consumer.
-//
-// The CTE that counts a scan in its day's rollup: it adds the row of the
-// `scan` CTE (`product`, `verdict`, `first_scan`).
-macro_rules! rollup_cte {
-    () => {
-        concat!(
-            ", rollup AS (
-                 INSERT INTO scan_rollup AS r (day, product_id, country, country_name, region, city,
-                                               lat, lon, shard, scans, first_scans, genuine,
-                                               suspicious, not_recognised)
-                 SELECT (now() AT TIME ZONE 'UTC')::date, scan.product, $8, $9, $10, $11, $12, $13, ",
-            shard!(
-                "scan_rollup",
-                "day = (now() AT TIME ZONE 'UTC')::date AND product_id = scan.product
-                 AND country = $8 AND region = $10 AND city = $11"
-            ),
-            ", 1, coalesce(scan.first_scan, false)::int, (scan.verdict = 'genuine')::int,
-                    (scan.verdict = 'suspicious')::int, (scan.verdict = 'not_recognised')::int
-                 FROM scan
-                 ON CONFLICT (day, product_id, country, region, city, shard) DO UPDATE SET
-                     scans = r.scans + 1,
-                     first_scans = r.first_scans + EXCLUDED.first_scans,
-                     genuine = r.genuine + EXCLUDED.genuine,
-                     suspicious = r.suspicious + EXCLUDED.suspicious,
-                     not_recognised = r.not_recognised + EXCLUDED.not_recognised,
-                     lat = coalesce(r.lat, EXCLUDED.lat),
-                     lon = coalesce(r.lon, EXCLUDED.lon)
-             )"
-        )
-    };
+/// What recording a person's scan of a real code found and decided.
+#[derive(Debug)]
+pub struct Recorded {
+    /// The code, with the scans before this one and the verdict after it.
+    pub code: ScannedCode,
+    /// The scan's id (a review refers to it).
+    pub scan_id: i64,
 }
 
-// The CTEs that count a scan by the anonymous consumer $14, when the `scan`
-// CTE wrote a row: the consumer's row, and the day's consumers (new or
-// returning) and sessions (a new one when the consumer's last scan was 30
-// minutes ago or more). Parallel scans of one consumer queue on its row,
-// and each reads the time of the scan before it from the row it updates
-// (`previous_seen`), so none is counted twice.
-macro_rules! consumer_ctes {
-    () => {
-        concat!(
-            ", seen AS (
-                 INSERT INTO consumers AS k (id, first_seen, last_seen, scans, sessions)
-                 SELECT $14, now(), now(), 1, 1 FROM scan
-                 ON CONFLICT (id) DO UPDATE SET
-                     previous_seen = k.last_seen,
-                     last_seen = now(),
-                     scans = k.scans + 1,
-                     sessions = k.sessions
-                         + CASE WHEN k.last_seen < now() - interval '30 minutes' THEN 1 ELSE 0 END
-                 RETURNING k.previous_seen AS before
-             ), consumer_day AS (
-                 INSERT INTO consumer_rollup AS r (day, shard, consumers, new_consumers, sessions,
-                                                   session_scans)
-                 SELECT (now() AT TIME ZONE 'UTC')::date, ",
-            shard!("consumer_rollup", "day = (now() AT TIME ZONE 'UTC')::date"),
-            ",
-                        (before IS NULL OR (before AT TIME ZONE 'UTC')::date < (now() AT TIME ZONE 'UTC')::date)::int,
-                        (before IS NULL)::int,
-                        (before IS NULL OR before < now() - interval '30 minutes')::int,
-                        1
-                 FROM seen
-                 ON CONFLICT (day, shard) DO UPDATE SET
-                     consumers = r.consumers + EXCLUDED.consumers,
-                     new_consumers = r.new_consumers + EXCLUDED.new_consumers,
-                     sessions = r.sessions + EXCLUDED.sessions,
-                     session_scans = r.session_scans + 1
-             )"
-        )
-    };
+/// A row of [`write_scans`]: the scan's place in the batch, its id, and its
+/// code when the URI named one.
+#[derive(sqlx::FromRow)]
+struct WrittenScan {
+    ord: i64,
+    scan_id: i64,
+    product_id: Option<Uuid>,
+    gtin: Option<String>,
+    lot_number: Option<String>,
+    manufactured_on: Option<NaiveDate>,
+    expires_on: Option<NaiveDate>,
+    product_name: Option<String>,
+    skuid: Option<String>,
+    scans: Option<i32>,
+    suspicious: Option<bool>,
 }
 
-/// Binds the scan statements' parameters $2 to $14 (see above).
-fn bind_scan<'q, O>(
-    query: sqlx::query::QueryAs<'q, sqlx::Postgres, O, sqlx::postgres::PgArguments>,
-    uri: &'q ScannedUri<'_>,
-    agent: &'q str,
-    place: &'q Place,
-    consumer: Uuid,
-) -> sqlx::query::QueryAs<'q, sqlx::Postgres, O, sqlx::postgres::PgArguments> {
-    query
-        .bind(place.source)
-        .bind(place.accuracy_km)
-        .bind(uri.gtin)
-        .bind(uri.lot)
-        .bind(uri.serial)
-        .bind(agent)
-        .bind(&place.country)
-        .bind(&place.country_name)
-        .bind(&place.region)
-        .bind(&place.city)
-        .bind(place.lat)
-        .bind(place.lon)
-        .bind(consumer)
-}
-
-/// Records a person's scan of a URI that names a code of the tenant (the
-/// serial, with the URI's GTIN and lot matching the code's), in one
-/// statement: the code's count and verdict (its row locked, so parallel
-/// scans of one code count one after another and each sees the count before
-/// it), the raw scan, the day's rollup and the consumer. `None`, and nothing
-/// written, when the URI names no such code.
-pub async fn scan_code(
+/// Writes people's scans in one statement (the batch of
+/// [`super::ingest`]: each code and each consumer at most once): for each
+/// URI that names a code of the tenant (its serial, with the URI's GTIN and
+/// lot matching the code's), the code's count and verdict (its row locked,
+/// so that a scan in a parallel statement counts after or before, never
+/// alongside); for every scan, the raw scan (`not_recognised` when the URI
+/// names no code, counted against the GTIN's product if the tenant has
+/// one), the day's rollup per product and place, and the consumer with the
+/// day's consumers and sessions.
+///
+/// One answer per scan, in order: its code, with the scans before this one
+/// and the verdict after it, or `None`.
+pub async fn write_scans(
     conn: &mut PgConnection,
-    serial: i64,
-    uri: &ScannedUri<'_>,
-    agent: &str,
-    place: &Place,
-    consumer: Uuid,
-) -> Result<Option<Recorded>, sqlx::Error> {
-    let query = sqlx::query_as(concat!(
-        "WITH code AS (
-             SELECT c.serial, j.product_id, j.gtin, l.number AS lot_number, l.manufactured_on,
-                    l.expires_on, p.product_name, p.skuid
-             FROM codes c
+    scans: &[&NewScan],
+) -> Result<Vec<Option<Recorded>>, sqlx::Error> {
+    let rows: Vec<WrittenScan> = sqlx::query_as(concat!(
+        "WITH input AS (
+             SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[],
+                                  $6::text[], $7::text[], $8::text[], $9::text[], $10::real[],
+                                  $11::real[], $12::text[], $13::int[], $14::uuid[])
+                 WITH ORDINALITY AS i(serial, gtin, lot, serial_text, agent, country, country_name,
+                                      region, city, lat, lon, source, accuracy, consumer, ord)
+         ), code AS (
+             SELECT i.ord, c.serial, j.product_id, j.gtin, l.number AS lot_number,
+                    l.manufactured_on, l.expires_on, p.product_name, p.skuid
+             FROM input i
+             JOIN codes c ON c.serial = i.serial
              JOIN code_jobs j ON j.seq = c.job_seq
              JOIN products p ON p.id = j.product_id
              LEFT JOIN lots l ON l.id = j.lot_id
-             WHERE c.serial = $1 AND j.gtin = $4 AND ($5::text IS NULL OR l.number = $5)
+             WHERE j.gtin = i.gtin AND (i.lot IS NULL OR l.number = i.lot)
          ), rules AS (
              SELECT suspicious_scan_count, suspicious_distance_km, suspicious_window_hours
              FROM org_settings
          ), state AS (
              INSERT INTO code_scan_state AS s
                  (serial, product_id, scans, first_at, last_at, last_lat, last_lon)
-             SELECT code.serial, code.product_id, 1, now(), now(), $12, $13 FROM code
+             SELECT code.serial, code.product_id, 1, now(), now(), i.lat, i.lon
+             FROM code JOIN input i USING (ord)
              ON CONFLICT (serial) DO UPDATE SET
                  scans = s.scans + 1,
                  last_at = now(),
@@ -252,74 +182,145 @@ pub async fn scan_code(
                                  + cos(radians(s.last_lat)) * cos(radians(EXCLUDED.last_lat))
                                    * power(sin(radians(EXCLUDED.last_lon - s.last_lon) / 2), 2))))
                              > (SELECT suspicious_distance_km FROM rules))
-             RETURNING s.scans, s.suspicious
+             RETURNING s.serial, s.scans, s.suspicious
          ), scan AS (
              INSERT INTO scans (serial, gtin, lot, serial_text, product_id, verdict, first_scan,
                                 agent_class, country, country_name, region, city, lat, lon,
                                 location_source, location_accuracy_km, consumer_id)
-             SELECT code.serial, $4, $5, $6, code.product_id,
-                    CASE WHEN state.suspicious THEN 'suspicious' ELSE 'genuine' END,
-                    state.scans = 1, $7, $8, $9, $10, $11, $12, $13, $2, $3, $14
-             FROM code, state
-             RETURNING id, product_id AS product, verdict, first_scan
-         )",
-        rollup_cte!(),
-        consumer_ctes!(),
-        "
-         SELECT code.product_id, code.gtin, code.lot_number, code.manufactured_on, code.expires_on,
-                code.product_name, code.skuid, state.scans - 1 AS scans, state.suspicious,
-                scan.id AS scan_id
-         FROM code, state, scan"
+             SELECT code.serial, i.gtin, i.lot, i.serial_text,
+                    coalesce(code.product_id, (SELECT id FROM products p WHERE p.gtin = i.gtin)),
+                    CASE WHEN code.serial IS NULL THEN 'not_recognised'
+                         WHEN state.suspicious THEN 'suspicious' ELSE 'genuine' END,
+                    CASE WHEN code.serial IS NOT NULL THEN state.scans = 1 END,
+                    i.agent, i.country, i.country_name, i.region, i.city, i.lat, i.lon,
+                    i.source, i.accuracy, i.consumer
+             FROM input i
+             LEFT JOIN code USING (ord)
+             LEFT JOIN state ON state.serial = code.serial
+             ORDER BY i.ord
+             RETURNING id, consumer_id, verdict, first_scan, country, country_name, region, city,
+                       lat, lon,
+                       coalesce(product_id, '00000000-0000-0000-0000-000000000000'::uuid) AS product
+         ), place AS (
+             SELECT (now() AT TIME ZONE 'UTC')::date AS day, product, country,
+                    max(country_name) AS country_name, region, city,
+                    avg(lat)::real AS lat, avg(lon)::real AS lon, count(*) AS scans,
+                    count(*) FILTER (WHERE first_scan) AS first_scans,
+                    count(*) FILTER (WHERE verdict = 'genuine') AS genuine,
+                    count(*) FILTER (WHERE verdict = 'suspicious') AS suspicious,
+                    count(*) FILTER (WHERE verdict = 'not_recognised') AS not_recognised
+             FROM scan GROUP BY product, country, region, city
+         ), rollup AS (
+             INSERT INTO scan_rollup AS r (day, product_id, country, country_name, region, city,
+                                           lat, lon, shard, scans, first_scans, genuine,
+                                           suspicious, not_recognised)
+             SELECT place.day, place.product, place.country, place.country_name, place.region,
+                    place.city, place.lat, place.lon, ",
+        shard!(
+            "scan_rollup",
+            "day = place.day AND product_id = place.product AND country = place.country
+             AND region = place.region AND city = place.city"
+        ),
+        ", place.scans, place.first_scans, place.genuine, place.suspicious,
+                    place.not_recognised
+             FROM place
+             ON CONFLICT (day, product_id, country, region, city, shard) DO UPDATE SET
+                 scans = r.scans + EXCLUDED.scans,
+                 first_scans = r.first_scans + EXCLUDED.first_scans,
+                 genuine = r.genuine + EXCLUDED.genuine,
+                 suspicious = r.suspicious + EXCLUDED.suspicious,
+                 not_recognised = r.not_recognised + EXCLUDED.not_recognised,
+                 lat = coalesce(r.lat, EXCLUDED.lat),
+                 lon = coalesce(r.lon, EXCLUDED.lon)
+         ), seen AS (
+             -- Parallel statements' scans of one consumer queue on its row,
+             -- and each reads the time of the scan before it from the row it
+             -- updates (`previous_seen`), so none is counted twice.
+             INSERT INTO consumers AS k (id, first_seen, last_seen, scans, sessions)
+             SELECT consumer_id, now(), now(), 1, 1 FROM scan
+             ON CONFLICT (id) DO UPDATE SET
+                 previous_seen = k.last_seen,
+                 last_seen = now(),
+                 scans = k.scans + 1,
+                 sessions = k.sessions
+                     + CASE WHEN k.last_seen < now() - interval '30 minutes' THEN 1 ELSE 0 END
+             RETURNING k.previous_seen AS before
+         ), consumer_day AS (
+             -- Seen today (new, or last seen before today), new, sessions
+             -- started (a first scan, or 30 minutes after the last one).
+             SELECT (now() AT TIME ZONE 'UTC')::date AS day,
+                    count(*) FILTER (WHERE before IS NULL
+                        OR (before AT TIME ZONE 'UTC')::date < (now() AT TIME ZONE 'UTC')::date) AS consumers,
+                    count(*) FILTER (WHERE before IS NULL) AS new_consumers,
+                    count(*) FILTER (WHERE before IS NULL
+                        OR before < now() - interval '30 minutes') AS sessions,
+                    count(*) AS session_scans
+             FROM seen
+         ), consumer_rollup_row AS (
+             INSERT INTO consumer_rollup AS r (day, shard, consumers, new_consumers, sessions,
+                                               session_scans)
+             SELECT consumer_day.day, ",
+        shard!("consumer_rollup", "day = consumer_day.day"),
+        ", consumer_day.consumers, consumer_day.new_consumers, consumer_day.sessions,
+                    consumer_day.session_scans
+             FROM consumer_day WHERE consumer_day.session_scans > 0
+             ON CONFLICT (day, shard) DO UPDATE SET
+                 consumers = r.consumers + EXCLUDED.consumers,
+                 new_consumers = r.new_consumers + EXCLUDED.new_consumers,
+                 sessions = r.sessions + EXCLUDED.sessions,
+                 session_scans = r.session_scans + EXCLUDED.session_scans
+         )
+         SELECT i.ord, scan.id AS scan_id, code.product_id, code.gtin, code.lot_number,
+                code.manufactured_on, code.expires_on, code.product_name, code.skuid,
+                state.scans - 1 AS scans, state.suspicious
+         FROM input i
+         JOIN scan ON scan.consumer_id = i.consumer
+         LEFT JOIN code USING (ord)
+         LEFT JOIN state ON state.serial = code.serial"
     ))
-    .bind(serial);
-    bind_scan(query, uri, agent, place, consumer)
-        .fetch_optional(conn)
-        .await
-}
-
-/// What recording a person's scan of a real code found and decided.
-#[derive(sqlx::FromRow, Debug)]
-pub struct Recorded {
-    /// The code, with the scans before this one and the verdict after it.
-    #[sqlx(flatten)]
-    pub code: ScannedCode,
-    /// The scan's id (a review refers to it).
-    pub scan_id: i64,
-}
-
-/// Records a person's scan of a URI that names no code of the tenant (a
-/// GTIN it holds, an unknown serial): possibly a counterfeit. It counts
-/// against the GTIN's product when the tenant has one, and counts the
-/// consumer, in one statement.
-pub async fn scan_unknown(
-    conn: &mut PgConnection,
-    uri: &ScannedUri<'_>,
-    agent: &str,
-    place: &Place,
-    consumer: Uuid,
-) -> Result<(), sqlx::Error> {
-    let query = sqlx::query_as::<_, (i64,)>(concat!(
-        "WITH scan AS (
-             INSERT INTO scans (serial, gtin, lot, serial_text, product_id, verdict, first_scan,
-                                agent_class, country, country_name, region, city, lat, lon,
-                                location_source, location_accuracy_km, consumer_id)
-             VALUES ($1, $4, $5, $6, (SELECT id FROM products WHERE gtin = $4),
-                     'not_recognised', NULL, $7, $8, $9, $10, $11, $12, $13, $2, $3, $14)
-             RETURNING id,
-                       coalesce(product_id, '00000000-0000-0000-0000-000000000000'::uuid) AS product,
-                       verdict, first_scan
-         )",
-        rollup_cte!(),
-        consumer_ctes!(),
-        "
-         SELECT id FROM scan"
-    ))
-    // No code: the scan's serial is NULL.
-    .bind(None::<i64>);
-    bind_scan(query, uri, agent, place, consumer)
-        .fetch_one(conn)
-        .await?;
-    Ok(())
+    .bind(scans.iter().map(|s| s.serial).collect::<Vec<_>>())
+    .bind(scans.iter().map(|s| s.gtin.as_str()).collect::<Vec<_>>())
+    .bind(scans.iter().map(|s| s.lot.as_deref()).collect::<Vec<_>>())
+    .bind(scans.iter().map(|s| s.serial_text.as_str()).collect::<Vec<_>>())
+    .bind(scans.iter().map(|s| s.agent).collect::<Vec<_>>())
+    .bind(scans.iter().map(|s| s.place.country.as_str()).collect::<Vec<_>>())
+    .bind(scans.iter().map(|s| s.place.country_name.as_str()).collect::<Vec<_>>())
+    .bind(scans.iter().map(|s| s.place.region.as_str()).collect::<Vec<_>>())
+    .bind(scans.iter().map(|s| s.place.city.as_str()).collect::<Vec<_>>())
+    .bind(scans.iter().map(|s| s.place.lat).collect::<Vec<_>>())
+    .bind(scans.iter().map(|s| s.place.lon).collect::<Vec<_>>())
+    .bind(scans.iter().map(|s| s.place.source).collect::<Vec<_>>())
+    .bind(scans.iter().map(|s| s.place.accuracy_km).collect::<Vec<_>>())
+    .bind(scans.iter().map(|s| s.consumer).collect::<Vec<_>>())
+    .fetch_all(conn)
+    .await?;
+    let mut answers: Vec<Option<Recorded>> = scans.iter().map(|_| None).collect();
+    for row in rows {
+        let code = match (row.product_id, row.gtin, row.product_name, row.skuid) {
+            (Some(product_id), Some(gtin), Some(product_name), Some(skuid)) => ScannedCode {
+                product_id,
+                gtin,
+                lot_number: row.lot_number,
+                manufactured_on: row.manufactured_on,
+                expires_on: row.expires_on,
+                product_name,
+                skuid,
+                scans: row.scans.unwrap_or_default(),
+                suspicious: row.suspicious.unwrap_or_default(),
+            },
+            _ => continue,
+        };
+        let slot = usize::try_from(row.ord - 1)
+            .ok()
+            .and_then(|i| answers.get_mut(i));
+        if let Some(slot) = slot {
+            *slot = Some(Recorded {
+                code,
+                scan_id: row.scan_id,
+            });
+        }
+    }
+    Ok(answers)
 }
 
 /// Per day: consumers seen, new consumers, sessions started, their scans.

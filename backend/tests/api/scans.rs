@@ -233,7 +233,7 @@ async fn parallel_scans_of_many_codes_are_each_counted_once() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let (product, uris) = codes(&admin, 24, None).await;
+    let (product, uris) = product_with_codes(&admin, 24, None).await;
     let gtin_path = uris[0].split("/21/").next().unwrap().to_string();
     let answers = join_all((0..32).map(|i| {
         let uri = if i < 24 {
@@ -806,7 +806,7 @@ async fn a_shared_place_feeds_the_distance_rule() {
     let app = TestApp::spawn_with(|s| s.geoip_mmdb = Some(mmdb.clone())).await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let (_, uris) = codes(&admin, 2, None).await;
+    let (_, uris) = product_with_codes(&admin, 2, None).await;
     // Scanned from an address the IP database does not know, then placed
     // in Mumbai by the consumer's browser.
     let (_, v) = scan(&uris[0], "198.51.100.6").await;
