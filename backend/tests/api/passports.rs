@@ -1,7 +1,8 @@
 //! Digital product passports: every save a new version and earlier ones
 //! unchanged (also under parallel saves), lot passports that replace the
 //! product's, what the public sees, completeness, bad input refused with
-//! nothing changed, markup kept as text, who may do what, isolation.
+//! nothing changed, markup kept as text, every save audited in its own
+//! transaction, who may do what, isolation.
 
 use brandops::accounts::Role;
 use futures::future::join_all;
@@ -545,4 +546,98 @@ async fn another_brand_can_neither_read_nor_change_a_passport() {
         },
     )
     .await;
+}
+
+async fn save_audits(app: &TestApp, t: &TestTenant) -> Vec<(String, Value)> {
+    sqlx::query_as(
+        "SELECT target, detail FROM platform.audit_log
+         WHERE action = 'organisation.passport_saved' AND tenant_id = $1 ORDER BY id",
+    )
+    .bind(t.tenant.id)
+    .fetch_all(&app.owner)
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn every_save_is_audited() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let manager = app.login(&app.account(&brand, Role::Manager).await).await;
+    let id = product(&admin).await;
+    let (status, _) = save(&admin, &id, None, full()).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = save(&manager, &id, Some("L-1"), json!({})).await;
+    assert_eq!(status, StatusCode::OK);
+    let audits = save_audits(&app, &brand).await;
+    assert_eq!(
+        audits,
+        vec![
+            (id.clone(), json!({"version": 1, "completeness": 100})),
+            (
+                id.clone(),
+                json!({"version": 1, "completeness": 0, "lot": "L-1"})
+            ),
+        ]
+    );
+    let actors: Vec<Option<String>> = sqlx::query_scalar(
+        "SELECT actor_email FROM platform.audit_log
+         WHERE action = 'organisation.passport_saved' AND tenant_id = $1 ORDER BY id",
+    )
+    .bind(brand.tenant.id)
+    .fetch_all(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(actors[0].as_deref(), Some(brand.admin.as_str()));
+    assert_ne!(actors[1], actors[0]);
+
+    // Refused saves record nothing.
+    let mut bad = full();
+    bad["importer"]["eori"] = json!("de1");
+    let (status, _) = save(&admin, &id, None, bad).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let worker = app.login(&app.account(&brand, Role::Worker).await).await;
+    let (status, _) = save(&worker, &id, None, full()).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(save_audits(&app, &brand).await.len(), 2);
+}
+
+/// The version and its audit record are one transaction: a save that
+/// fails after the audit row was written leaves neither.
+#[tokio::test]
+async fn a_save_that_fails_leaves_no_audit_record_and_no_version() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let id = product(&admin).await;
+    save(&admin, &id, None, full()).await;
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "ALTER TABLE {}.passport_versions ADD CONSTRAINT test_refuses_doomed
+         CHECK (document #>> '{{manufacturer,name}}' IS DISTINCT FROM 'Doomed')",
+        brand.schema
+    )))
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    let mut doomed = full();
+    doomed["manufacturer"]["name"] = json!("Doomed");
+    let (status, err) = save(&admin, &id, None, doomed).await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{err}");
+    assert_eq!(
+        save_audits(&app, &brand).await.len(),
+        1,
+        "only the first save"
+    );
+    assert_eq!(stored_versions(&app, &brand).await, 1);
+    let current = get_ok(&admin, &format!("/api/passports/{id}")).await;
+    assert_eq!(current["version"], 1);
+    let list = get_ok(&admin, "/api/passports").await;
+    assert_eq!(list["products"][0]["version"], 1);
+
+    let (status, _) = save(&admin, &id, None, full()).await;
+    assert_eq!(status, StatusCode::OK);
+    let audits = save_audits(&app, &brand).await;
+    assert_eq!(audits.len(), 2);
+    assert_eq!(audits[1].1["version"], 2);
 }

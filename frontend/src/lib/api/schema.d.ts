@@ -1000,7 +1000,8 @@ export interface paths {
          * Save the passport of an active product (with `lot`, the lot's own
          *     passport, which then replaces the product's for that lot): the whole
          *     document, as a new version. Earlier versions stay as they were.
-         *     Answers the new version.
+         *     Answers the new version. The save is recorded in the organisation's
+         *     audit log (`organisation.passport_saved`).
          */
         put: operations["savePassport"];
         post?: never;
