@@ -9,7 +9,7 @@ import {
   uniqueGtin,
 } from './helpers';
 
-test('a manager fills in a passport, saves versions, opens an old one and a lot passport', async ({
+test('a manager fills in a passport, saves versions, sets fields public or restricted, opens an old one and a lot passport', async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -42,14 +42,15 @@ test('a manager fills in a passport, saves versions, opens an old one and a lot 
 
     const form = page.getByRole('form', { name: 'Passport' });
     const importer = form.getByRole('region', { name: 'Importer' });
-    await importer.getByLabel('Name').fill('<b>Imports</b> & Co');
-    await importer.getByLabel(/EORI number/).fill('de123');
+    const eori = importer.getByRole('textbox', { name: /EORI number/ });
+    await importer.getByRole('textbox', { name: 'Name', exact: true }).fill('<b>Imports</b> & Co');
+    await eori.fill('de123');
     await form.getByRole('button', { name: 'Save as a new version' }).click();
     await expect(importer.getByText(/2-letter country code/)).toBeVisible();
     expect(puts).toEqual([]);
 
-    await importer.getByLabel(/EORI number/).fill('DE123456789');
-    await importer.getByLabel(/Public/).check();
+    await eori.fill('DE123456789');
+    await importer.getByRole('checkbox', { name: 'Public by default (Importer)' }).check();
     const substances = form.getByRole('region', { name: 'Substances of concern' });
     await substances.getByRole('button', { name: 'Add' }).click();
     await substances.getByLabel('Substance', { exact: true }).fill('Lead');
@@ -57,11 +58,13 @@ test('a manager fills in a passport, saves versions, opens an old one and a lot 
     await form.getByRole('button', { name: 'Save as a new version' }).click();
     await expect(page.getByText('Passport saved as version 1.')).toBeVisible();
     await expect(page.getByRole('status').filter({ hasText: 'Current version 1' })).toBeVisible();
-    await expect(importer.getByLabel('Name')).toHaveValue('<b>Imports</b> & Co');
+    await expect(importer.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(
+      '<b>Imports</b> & Co',
+    );
 
     await form
       .getByRole('region', { name: 'Repair' })
-      .getByLabel('Repair instructions')
+      .getByRole('textbox', { name: 'Repair instructions' })
       .fill('Resole it.');
     await form.getByRole('button', { name: 'Save as a new version' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Current version 2' })).toBeVisible();
@@ -74,6 +77,43 @@ test('a manager fills in a passport, saves versions, opens an old one and a lot 
     await expect(old.getByRole('textbox')).toHaveCount(0);
     await page.waitForLoadState('networkidle');
     expect(await seriousViolations(page)).toEqual([]);
+
+    // Each field public or restricted on its own: the importer restricted but
+    // its EORI number public, the repair section public but its instructions
+    // restricted. The public passport shows exactly the public fields.
+    await importer.getByRole('checkbox', { name: 'Public by default (Importer)' }).uncheck();
+    const eoriSwitch = importer.getByRole('checkbox', { name: 'Public (Importer: EORI number)' });
+    await expect(eoriSwitch).not.toBeChecked();
+    await eoriSwitch.check();
+    const repair = form.getByRole('region', { name: 'Repair' });
+    await repair.getByRole('checkbox', { name: 'Public by default (Repair)' }).check();
+    await repair
+      .getByRole('textbox', { name: 'Spare parts availability' })
+      .fill('Soles for 5 years');
+    await repair.getByRole('checkbox', { name: 'Public (Repair: Repair instructions)' }).uncheck();
+    await form.getByRole('button', { name: 'Save as a new version' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Current version 3' })).toBeVisible();
+    await expect(eoriSwitch).toBeChecked();
+    await expect(
+      importer.getByRole('checkbox', { name: 'Public (Importer: Name)' }),
+    ).not.toBeChecked();
+    // The passport names the product: any serial of its GTIN leads to it.
+    const dpp = `/01/${product.gtin}/21/ANY1?linkType=gs1:dpp`;
+    const answer = await page.request.get(dpp, { headers: { accept: 'application/json' } });
+    expect(answer.status()).toBe(200);
+    const published = (await answer.json()) as { sections: Record<string, unknown> };
+    expect(published.sections.importer).toEqual({ eori: 'DE123456789' });
+    expect(published.sections.repair).toEqual({ spare_parts_availability: 'Soles for 5 years' });
+    const passportPage = await page.context().newPage();
+    try {
+      await passportPage.goto(dpp);
+      await expect(passportPage.getByText('DE123456789')).toBeVisible();
+      await expect(passportPage.getByText('Soles for 5 years')).toBeVisible();
+      await expect(passportPage.getByText('Imports')).toHaveCount(0);
+      await expect(passportPage.getByText('Resole it.')).toHaveCount(0);
+    } finally {
+      await passportPage.close();
+    }
 
     // A lot without a passport of its own shows the product's; saving makes its own.
     await page.getByRole('textbox', { name: /^Lot/ }).fill('L-42');

@@ -30,7 +30,10 @@ checks, get the same treatment for the bodies the generator means as valid
   weighted 1, 2, 3, ... from the right, mod 10): a well-shaped CAS number gets
   its last digit set to it;
 - a passport's materials' shares add up to 100 % at most: when they add up to
-  more, each is scaled down to its part of 100.
+  more, each is scaled down to its part of 100;
+- a passport section's `field_visibility` names only the section's fields:
+  other names (the contract lists the fields but, as poem-openapi cannot say
+  `additionalProperties: false`, does not forbid others) are left out.
 (File contents, a CSV import or an image, are not rewritten here: see
 schemathesis.toml.)
 
@@ -248,8 +251,25 @@ def with_cas_check_digit(value):
     return value[:-1] + str(total % 10)
 
 
+# The fields each passport section may give a visibility of their own
+# (backend/src/passports/visibility.rs).
+PASSPORT_FIELDS = {
+    "identification": {"unique_product_id", "commodity_code"},
+    "manufacturer": {"name", "operator_id", "contact", "facility_ids"},
+    "importer": {"name", "eori", "contact"},
+    "responsible_operator": {"name", "operator_id", "contact"},
+    "repair": {"instructions", "spare_parts_availability"},
+    "recycling": {"instructions", "recyclability"},
+}
+
+
 def valid_passport(body):
     """Passport sections whose rules no schema can say, made to hold."""
+    for section, fields in PASSPORT_FIELDS.items():
+        part = body.get(section)
+        if isinstance(part, dict) and isinstance(part.get("field_visibility"), dict):
+            known = {k: v for k, v in part["field_visibility"].items() if k in fields}
+            body = {**body, section: {**part, "field_visibility": known}}
     substances = body.get("substances_of_concern")
     if isinstance(substances, dict) and isinstance(substances.get("items"), list):
         items = [
@@ -283,7 +303,7 @@ def mapped(body):
         return body
     if "step" in body and "location" in body:
         body = valid_step(body)
-    if "substances_of_concern" in body or "materials" in body:
+    if "substances_of_concern" in body or "materials" in body or PASSPORT_FIELDS.keys() & body.keys():
         body = valid_passport(body)
     if "gtin" in body:
         body = {**body, "gtin": with_check_digit(body["gtin"])}

@@ -20,6 +20,7 @@ use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
 use crate::json_response;
+use crate::organisation::store::audit_own_tenant;
 
 #[derive(Default)]
 pub struct PassportsApi;
@@ -271,7 +272,8 @@ impl PassportsApi {
     /// Save the passport of an active product (with `lot`, the lot's own
     /// passport, which then replaces the product's for that lot): the whole
     /// document, as a new version. Earlier versions stay as they were.
-    /// Answers the new version.
+    /// Answers the new version. The save is recorded in the organisation's
+    /// audit log (`organisation.passport_saved`).
     #[oai(
         path = "/passports/:product_id",
         method = "put",
@@ -296,6 +298,20 @@ impl PassportsApi {
             .await?
             .ok_or_else(no_such_product)?;
         let version = store::next_version(&mut tx, id, &lot, completeness).await?;
+        // In the save's transaction: the record and the version commit
+        // together or not at all.
+        let mut detail = serde_json::json!({ "version": version, "completeness": completeness });
+        if !lot.is_empty() {
+            detail["lot"] = serde_json::Value::String(lot.clone());
+        }
+        audit_own_tenant(
+            &mut tx,
+            &caller.actor,
+            "organisation.passport_saved",
+            &id.to_string(),
+            detail,
+        )
+        .await?;
         let by = caller.session.account_id;
         let saved_at =
             store::insert_version(&mut tx, id, &lot, version, &document, completeness, by)

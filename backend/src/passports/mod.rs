@@ -9,18 +9,26 @@
 //! - `store.rs`: the SQL of `passports` (one row per product or lot: its
 //!   current version) and `passport_versions` (every version, immutable),
 //!   and [`store::public_passport`] for the public scan page;
+//! - `visibility.rs`: per-field visibility (a field's own, or its
+//!   section's) and what the public sees of each section;
 //! - `public.rs`: the public passport ([`PublicPassport`]): its JSON and
 //!   its HTML fragment for the scan page.
 //!
-//! A passport is one document: sections, each public or restricted. Saving
-//! it stores a whole new version; a lot's passport, when there is one,
-//! replaces the product's for that lot.
+//! A passport is one document: sections, each public or restricted, whose
+//! fields (and list items) may each be public or restricted on their own.
+//! Saving it stores a whole new version; a lot's passport, when there is
+//! one, replaces the product's for that lot.
 
 pub mod api;
 mod public;
 pub mod store;
+mod visibility;
 
 pub use public::{PublicPassport, render_public_html};
+pub use visibility::{
+    FieldVisibility, IdentificationFields, ImporterFields, ManufacturerFields, OperatorFields,
+    PublicSection, RecyclingFields, RepairFields, SectionFields,
+};
 
 use poem_openapi::registry::MetaSchema;
 use poem_openapi::types::{ParseFromJSON, ToJSON};
@@ -30,8 +38,9 @@ use crate::http::error::ApiError;
 use crate::http::input::{Optional, OrDefault, Text, TextRule, plain_text};
 use crate::trimmed_plain_text_pattern;
 
-/// Who may see a section: anyone who scans the product (`public`), or only
-/// the brand's own people (`restricted`).
+/// Who may see a field (or, as a section's `visibility`, the fields of the
+/// section that have no visibility of their own): anyone who scans the
+/// product (`public`), or only the brand's own people (`restricted`).
 #[derive(Enum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[oai(rename_all = "lowercase")]
 pub enum Visibility {
@@ -279,6 +288,13 @@ fn percent(field: &str, value: f64) -> Result<f64, ApiError> {
 
 // ---------------------------------------------------------------------------
 // The sections.
+//
+// Each section has a `visibility`, the default of its fields. A section of
+// single fields (identification, manufacturer, importer, …) may give any of
+// them a visibility of its own in `field_visibility`; in a list section
+// (documents, substances, materials) each item may have its own
+// `visibility`. Absent, a field or item has its section's: documents saved
+// before per-field visibility read back as they were (ADR 0015).
 
 /// A titled link to a document (a declaration of conformity, a manual, a
 /// safety sheet).
@@ -287,6 +303,8 @@ pub struct DocumentLink {
     pub title: Text<ShortText>,
     /// An `https://` link.
     pub url: Text<HttpsUrl>,
+    /// This document's own visibility; absent, the section's.
+    pub visibility: Optional<Visibility>,
 }
 
 /// A list of document links.
@@ -302,6 +320,7 @@ pub struct DocumentsSection {
 #[derive(Object, Debug, Default)]
 pub struct IdentificationSection {
     pub visibility: Visibility,
+    pub field_visibility: OrDefault<FieldVisibility<IdentificationFields>>,
     /// The unique product identifier (e.g. the GS1 Digital Link URI of the
     /// model).
     pub unique_product_id: Optional<Text<ShortText>>,
@@ -313,6 +332,7 @@ pub struct IdentificationSection {
 #[derive(Object, Debug, Default)]
 pub struct ManufacturerSection {
     pub visibility: Visibility,
+    pub field_visibility: OrDefault<FieldVisibility<ManufacturerFields>>,
     pub name: Optional<Text<ShortText>>,
     /// Its unique operator identifier.
     pub operator_id: Optional<Text<ShortText>>,
@@ -328,6 +348,7 @@ pub struct ManufacturerSection {
 #[derive(Object, Debug, Default)]
 pub struct ImporterSection {
     pub visibility: Visibility,
+    pub field_visibility: OrDefault<FieldVisibility<ImporterFields>>,
     pub name: Optional<Text<ShortText>>,
     /// EORI number: 2-letter country code and up to 15 letters or digits.
     pub eori: Optional<Text<Eori>>,
@@ -338,6 +359,7 @@ pub struct ImporterSection {
 #[derive(Object, Debug, Default)]
 pub struct OperatorSection {
     pub visibility: Visibility,
+    pub field_visibility: OrDefault<FieldVisibility<OperatorFields>>,
     pub name: Optional<Text<ShortText>>,
     pub operator_id: Optional<Text<ShortText>>,
     pub contact: Optional<Text<ShortText>>,
@@ -354,6 +376,8 @@ pub struct Substance {
     pub concentration_percent: Optional<f64>,
     /// Where in the product it is (a part, a component).
     pub location: Optional<Text<ShortText>>,
+    /// This substance's own visibility; absent, the section's.
+    pub visibility: Optional<Visibility>,
 }
 
 #[derive(Object, Debug, Default)]
@@ -374,6 +398,8 @@ pub struct Material {
     /// Recycled content of this material, %.
     #[oai(validator(minimum(value = "0"), maximum(value = "100")))]
     pub recycled_percent: Optional<f64>,
+    /// This material's own visibility; absent, the section's.
+    pub visibility: Optional<Visibility>,
 }
 
 #[derive(Object, Debug, Default)]
@@ -387,6 +413,7 @@ pub struct MaterialsSection {
 #[derive(Object, Debug, Default)]
 pub struct RepairSection {
     pub visibility: Visibility,
+    pub field_visibility: OrDefault<FieldVisibility<RepairFields>>,
     pub instructions: Optional<Text<LongText>>,
     /// E.g. "Spare parts for 7 years after the last unit is sold".
     pub spare_parts_availability: Optional<Text<ShortText>>,
@@ -395,14 +422,16 @@ pub struct RepairSection {
 #[derive(Object, Debug, Default)]
 pub struct RecyclingSection {
     pub visibility: Visibility,
+    pub field_visibility: OrDefault<FieldVisibility<RecyclingFields>>,
     pub instructions: Optional<Text<LongText>>,
     /// E.g. "Fully recyclable in the paper stream".
     pub recyclability: Optional<Text<ShortText>>,
 }
 
-/// A passport's content: its sections, each public or restricted. A
-/// section left out is empty and restricted. Saving replaces the whole
-/// document with a new version.
+/// A passport's content: its sections, each with a visibility that its
+/// fields (or items) have unless they have their own. A section left out
+/// is empty and restricted. Saving replaces the whole document with a new
+/// version.
 #[derive(Object, Debug, Default)]
 pub struct PassportData {
     pub identification: OrDefault<IdentificationSection>,
@@ -470,6 +499,7 @@ fn documents(field: &str, section: &DocumentsSection) -> Result<DocumentsSection
                     &format!("{field}[{}].url", i + 1),
                     d.url.as_str(),
                 )?),
+                visibility: Optional(d.visibility.0),
             })
         })
         .collect::<Result<_, ApiError>>()?;
@@ -489,6 +519,7 @@ impl PassportData {
         let id = &self.identification;
         let identification = IdentificationSection {
             visibility: id.visibility,
+            field_visibility: OrDefault(id.field_visibility.check()?),
             unique_product_id: short("identification.unique_product_id", &id.unique_product_id)?,
             commodity_code: opt(&id.commodity_code, |raw| {
                 CommodityCode::parse("identification.commodity_code", raw)
@@ -502,6 +533,7 @@ impl PassportData {
         }
         let manufacturer = ManufacturerSection {
             visibility: m.visibility,
+            field_visibility: OrDefault(m.field_visibility.check()?),
             name: short("manufacturer.name", &m.name)?,
             operator_id: short("manufacturer.operator_id", &m.operator_id)?,
             contact: short("manufacturer.contact", &m.contact)?,
@@ -518,6 +550,7 @@ impl PassportData {
         let im = &self.importer;
         let importer = ImporterSection {
             visibility: im.visibility,
+            field_visibility: OrDefault(im.field_visibility.check()?),
             name: short("importer.name", &im.name)?,
             eori: opt(&im.eori, |raw| Eori::parse("importer.eori", raw))?,
             contact: short("importer.contact", &im.contact)?,
@@ -525,6 +558,7 @@ impl PassportData {
         let op = &self.responsible_operator;
         let responsible_operator = OperatorSection {
             visibility: op.visibility,
+            field_visibility: OrDefault(op.field_visibility.check()?),
             name: short("responsible_operator.name", &op.name)?,
             operator_id: short("responsible_operator.operator_id", &op.operator_id)?,
             contact: short("responsible_operator.contact", &op.contact)?,
@@ -553,6 +587,7 @@ impl PassportData {
                             &s.concentration_percent,
                         )?,
                         location: short(&format!("{at}.location"), &s.location)?,
+                        visibility: Optional(s.visibility.0),
                     })
                 })
                 .collect::<Result<_, ApiError>>()?,
@@ -576,6 +611,7 @@ impl PassportData {
                         &format!("{at}.recycled_percent"),
                         &m.recycled_percent,
                     )?,
+                    visibility: Optional(m.visibility.0),
                 })
             })
             .collect::<Result<_, ApiError>>()?;
@@ -607,6 +643,7 @@ impl PassportData {
             materials: OrDefault(materials),
             repair: OrDefault(RepairSection {
                 visibility: self.repair.visibility,
+                field_visibility: OrDefault(self.repair.field_visibility.check()?),
                 instructions: long("repair.instructions", &self.repair.instructions)?,
                 spare_parts_availability: short(
                     "repair.spare_parts_availability",
@@ -615,6 +652,7 @@ impl PassportData {
             }),
             recycling: OrDefault(RecyclingSection {
                 visibility: self.recycling.visibility,
+                field_visibility: OrDefault(self.recycling.field_visibility.check()?),
                 instructions: long("recycling.instructions", &self.recycling.instructions)?,
                 recyclability: short("recycling.recyclability", &self.recycling.recyclability)?,
             }),

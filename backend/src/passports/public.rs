@@ -1,22 +1,23 @@
-//! What the public sees of a passport: its public sections only, as JSON
-//! (the resolver's answer to `linkType=gs1:dpp` with `Accept:
-//! application/json`) and as an HTML `<section>` for the scan page, every
-//! value escaped and links only when they are `https`.
+//! What the public sees of a passport: its public fields only (a field's
+//! own visibility, else its section's), as JSON (the resolver's answer to
+//! `linkType=gs1:dpp` with `Accept: application/json`) and as an HTML
+//! `<section>` for the scan page, every value escaped and links only when
+//! they are `https`.
 
 use std::fmt::Write as _;
 
 use chrono::{DateTime, Utc};
-use poem_openapi::types::ToJSON;
 use uuid::Uuid;
 
 use super::store::StoredVersion;
-use super::{DocumentsSection, HttpsUrl, PassportData, Visibility};
+use super::{DocumentsSection, HttpsUrl, PassportData, PublicSection};
 use crate::scans::page::escape;
 
 /// A passport as the public sees it. Serializes as
 /// `{product_id, product_name, gtin, lot?, version, updated_at, sections}`,
-/// where `sections` holds only the public sections (by their API names,
-/// without their `visibility`).
+/// where `sections` holds each section that has a public field, by its API
+/// name, with its public fields only (a list section: `items`, its public
+/// items) and no `visibility` or `field_visibility`.
 #[derive(Debug)]
 pub struct PublicPassport {
     pub product_id: Uuid,
@@ -27,40 +28,9 @@ pub struct PublicPassport {
     pub lot: Option<String>,
     pub version: i32,
     pub updated_at: DateTime<Utc>,
-    /// The restricted sections are emptied here: nothing of them can leak.
+    /// Every restricted field is emptied (and every restricted item
+    /// dropped) here: nothing of them can leak.
     data: PassportData,
-}
-
-/// Empties every restricted section.
-fn public_only(mut d: PassportData) -> PassportData {
-    fn keep<T: Default>(section: &mut T, visibility: Visibility) {
-        if visibility != Visibility::Public {
-            *section = T::default();
-        }
-    }
-    let v = d.identification.visibility;
-    keep(&mut d.identification, v);
-    let v = d.compliance_documents.visibility;
-    keep(&mut d.compliance_documents, v);
-    let v = d.user_manuals.visibility;
-    keep(&mut d.user_manuals, v);
-    let v = d.safety_information.visibility;
-    keep(&mut d.safety_information, v);
-    let v = d.manufacturer.visibility;
-    keep(&mut d.manufacturer, v);
-    let v = d.importer.visibility;
-    keep(&mut d.importer, v);
-    let v = d.responsible_operator.visibility;
-    keep(&mut d.responsible_operator, v);
-    let v = d.substances_of_concern.visibility;
-    keep(&mut d.substances_of_concern, v);
-    let v = d.materials.visibility;
-    keep(&mut d.materials, v);
-    let v = d.repair.visibility;
-    keep(&mut d.repair, v);
-    let v = d.recycling.visibility;
-    keep(&mut d.recycling, v);
-    d
 }
 
 impl PublicPassport {
@@ -72,23 +42,37 @@ impl PublicPassport {
             lot: Some(stored.lot.clone()).filter(|l| !l.is_empty()),
             version: stored.version,
             updated_at: stored.created_at,
-            data: public_only(data),
+            data: data.public_only(),
         }
     }
 
-    /// The public sections, as JSON: restricted ones left out, and no
-    /// `visibility` keys.
+    /// The public fields, as JSON, by section: sections without a public
+    /// field left out, and no visibility keys.
     pub fn sections(&self) -> serde_json::Map<String, serde_json::Value> {
         let mut out = serde_json::Map::new();
-        if let Some(serde_json::Value::Object(all)) = self.data.to_json() {
-            for (name, section) in all {
-                if let serde_json::Value::Object(mut fields) = section
-                    && fields.get("visibility").and_then(|v| v.as_str()) == Some("public")
-                {
-                    fields.remove("visibility");
-                    out.insert(name, serde_json::Value::Object(fields));
-                }
+        for (name, section) in self.data.sections() {
+            let fields = section.public_fields();
+            if fields.is_empty() {
+                continue;
             }
+            let Some(serde_json::Value::Object(all)) = section.json() else {
+                continue;
+            };
+            let mut shown = serde_json::Map::new();
+            for (field, mut value) in all {
+                if !fields.contains(&field.as_str()) {
+                    continue;
+                }
+                if let serde_json::Value::Array(items) = &mut value {
+                    for item in items {
+                        if let serde_json::Value::Object(item) = item {
+                            item.remove("visibility");
+                        }
+                    }
+                }
+                shown.insert(field, value);
+            }
+            out.insert(name.to_string(), serde_json::Value::Object(shown));
         }
         out
     }
@@ -153,7 +137,8 @@ fn link(out: &mut String, title: &str, url: &str) {
 }
 
 fn documents(out: &mut String, heading: &str, section: &DocumentsSection) {
-    if section.visibility != Visibility::Public || section.items.is_empty() {
+    // Only the public items are left.
+    if section.items.0.is_empty() {
         return;
     }
     let _ = write!(out, "<h3>{}</h3><ul>", escape(heading));
@@ -163,10 +148,16 @@ fn documents(out: &mut String, heading: &str, section: &DocumentsSection) {
     out.push_str("</ul>");
 }
 
-/// Opens a `<dl>` under a heading for a public section, runs `rows`, and
-/// keeps the heading only when some row was written.
-fn block(out: &mut String, heading: &str, visibility: Visibility, rows: impl FnOnce(&mut String)) {
-    if visibility != Visibility::Public {
+/// Opens a `<dl>` under a heading for a section with public fields, runs
+/// `rows` (restricted fields are empty by now), and keeps the heading only
+/// when some row was written.
+fn block(
+    out: &mut String,
+    heading: &str,
+    section: &dyn PublicSection,
+    rows: impl FnOnce(&mut String),
+) {
+    if section.public_fields().is_empty() {
         return;
     }
     let mut inner = String::new();
@@ -177,7 +168,7 @@ fn block(out: &mut String, heading: &str, visibility: Visibility, rows: impl FnO
 }
 
 /// The passport as an HTML `<section>` for the scan page: its public
-/// sections, every value escaped, links only when they are `https`.
+/// fields, every value escaped, links only when they are `https`.
 pub fn render_public_html(p: &PublicPassport) -> String {
     let d = &p.data;
     let mut out = String::from("<section class=\"passport\"><h2>Product passport</h2>");
@@ -191,21 +182,16 @@ pub fn render_public_html(p: &PublicPassport) -> String {
     }
     let _ = write!(out, "<p class=\"muted\">{}.</p>", escape(&meta));
     let mut body = String::new();
-    block(
-        &mut body,
-        "Identification",
-        d.identification.visibility,
-        |o| {
-            row(o, "GTIN", &p.gtin);
-            opt_row(o, "Product identifier", &d.identification.unique_product_id);
-            opt_row(o, "Commodity code", &d.identification.commodity_code);
-        },
-    );
+    block(&mut body, "Identification", &*d.identification, |o| {
+        row(o, "GTIN", &p.gtin);
+        opt_row(o, "Product identifier", &d.identification.unique_product_id);
+        opt_row(o, "Commodity code", &d.identification.commodity_code);
+    });
     documents(&mut body, "Compliance documents", &d.compliance_documents);
     documents(&mut body, "User manuals", &d.user_manuals);
     documents(&mut body, "Safety information", &d.safety_information);
     let m = &d.manufacturer;
-    block(&mut body, "Manufacturer", m.visibility, |o| {
+    block(&mut body, "Manufacturer", &**m, |o| {
         opt_row(o, "Name", &m.name);
         opt_row(o, "Operator identifier", &m.operator_id);
         opt_row(o, "Contact", &m.contact);
@@ -214,24 +200,19 @@ pub fn render_public_html(p: &PublicPassport) -> String {
         }
     });
     let i = &d.importer;
-    block(&mut body, "Importer", i.visibility, |o| {
+    block(&mut body, "Importer", &**i, |o| {
         opt_row(o, "Name", &i.name);
         opt_row(o, "EORI", &i.eori);
         opt_row(o, "Contact", &i.contact);
     });
     let r = &d.responsible_operator;
-    block(
-        &mut body,
-        "Responsible economic operator",
-        r.visibility,
-        |o| {
-            opt_row(o, "Name", &r.name);
-            opt_row(o, "Operator identifier", &r.operator_id);
-            opt_row(o, "Contact", &r.contact);
-        },
-    );
+    block(&mut body, "Responsible economic operator", &**r, |o| {
+        opt_row(o, "Name", &r.name);
+        opt_row(o, "Operator identifier", &r.operator_id);
+        opt_row(o, "Contact", &r.contact);
+    });
     let s = &d.substances_of_concern;
-    block(&mut body, "Substances of concern", s.visibility, |o| {
+    block(&mut body, "Substances of concern", &**s, |o| {
         for sub in &s.items {
             let mut detail = Vec::new();
             if let Some(cas) = sub.cas_number.as_ref().and_then(|c| c.get()) {
@@ -247,7 +228,7 @@ pub fn render_public_html(p: &PublicPassport) -> String {
         }
     });
     let mats = &d.materials;
-    block(&mut body, "Materials", mats.visibility, |o| {
+    block(&mut body, "Materials", &**mats, |o| {
         for mat in &mats.items {
             let mut detail = Vec::new();
             if let Some(share) = mat.share_percent.0 {
@@ -259,11 +240,11 @@ pub fn render_public_html(p: &PublicPassport) -> String {
             row(o, mat.name.as_str(), &detail.join(", "));
         }
     });
-    block(&mut body, "Repair", d.repair.visibility, |o| {
+    block(&mut body, "Repair", &*d.repair, |o| {
         opt_row(o, "Instructions", &d.repair.instructions);
         opt_row(o, "Spare parts", &d.repair.spare_parts_availability);
     });
-    block(&mut body, "Recycling", d.recycling.visibility, |o| {
+    block(&mut body, "Recycling", &*d.recycling, |o| {
         opt_row(o, "Instructions", &d.recycling.instructions);
         opt_row(o, "Recyclability", &d.recycling.recyclability);
     });
@@ -281,7 +262,7 @@ pub fn render_public_html(p: &PublicPassport) -> String {
 mod tests {
     use super::*;
     use crate::http::input::{Optional, Text};
-    use crate::passports::{DocumentLink, Material, Substance};
+    use crate::passports::{DocumentLink, Material, Substance, Visibility};
 
     fn passport(data: PassportData) -> PublicPassport {
         PublicPassport {
@@ -291,7 +272,7 @@ mod tests {
             lot: Some("L<1>".into()),
             version: 3,
             updated_at: DateTime::from_timestamp(1_780_000_000, 0).unwrap(),
-            data: public_only(data),
+            data: data.public_only(),
         }
     }
 
@@ -309,14 +290,17 @@ mod tests {
             DocumentLink {
                 title: text("Manual \"quoted\" & <i>"),
                 url: text("https://example.com/m.pdf?a=1&b='x'"),
+                visibility: Optional(None),
             },
             DocumentLink {
                 title: text("Sneaky"),
                 url: text("javascript:alert(1)"),
+                visibility: Optional(None),
             },
             DocumentLink {
                 title: text("Breakout"),
                 url: text("https://x.com\"><script>"),
+                visibility: Optional(None),
             },
         ];
         d.materials.visibility = Visibility::Public;
@@ -324,6 +308,7 @@ mod tests {
             name: text("<img src=x onerror=alert(1)>"),
             share_percent: Optional(Some(60.0)),
             recycled_percent: Optional(Some(12.5)),
+            visibility: Optional(None),
         }];
         d.substances_of_concern.visibility = Visibility::Public;
         *d.substances_of_concern.items = vec![Substance {
@@ -331,6 +316,7 @@ mod tests {
             cas_number: Optional(Some(text("7439-92-1"))),
             concentration_percent: Optional(Some(0.1)),
             location: Optional(Some(text("solder <joints>"))),
+            visibility: Optional(None),
         }];
         d.repair.visibility = Visibility::Public;
         d.repair.instructions = Optional(Some(text("Step 1'\n</section><h1>x</h1>")));
@@ -377,5 +363,81 @@ mod tests {
 
         let nothing = render_public_html(&passport(PassportData::default()));
         assert!(nothing.contains("not made the details of this passport public"));
+    }
+
+    #[test]
+    fn each_field_is_shown_by_its_own_visibility_or_its_sections() {
+        let mut d = PassportData::default();
+        // A public section with restricted fields.
+        d.manufacturer.visibility = Visibility::Public;
+        d.manufacturer.name = Optional(Some(text("Shoe Works")));
+        d.manufacturer.contact = Optional(Some(text("secret@example.com")));
+        d.manufacturer
+            .field_visibility
+            .set("contact", Visibility::Restricted);
+        *d.manufacturer.facility_ids = vec![text("FAC-SECRET")];
+        d.manufacturer
+            .field_visibility
+            .set("facility_ids", Visibility::Restricted);
+        // A restricted section with a public field.
+        d.importer.name = Optional(Some(text("Hidden Importer")));
+        d.importer.eori = Optional(Some(text("DE123456789")));
+        d.importer.field_visibility.set("eori", Visibility::Public);
+        // A restricted list with a public item, a public one with a
+        // restricted item.
+        *d.materials.items = vec![
+            Material {
+                name: text("Open cotton"),
+                share_percent: Optional(None),
+                recycled_percent: Optional(None),
+                visibility: Optional(Some(Visibility::Public)),
+            },
+            Material {
+                name: text("Hidden blend"),
+                share_percent: Optional(None),
+                recycled_percent: Optional(None),
+                visibility: Optional(None),
+            },
+        ];
+        d.user_manuals.visibility = Visibility::Public;
+        *d.user_manuals.items = vec![
+            DocumentLink {
+                title: text("Open manual"),
+                url: text("https://example.com/open.pdf"),
+                visibility: Optional(None),
+            },
+            DocumentLink {
+                title: text("Internal manual"),
+                url: text("https://example.com/internal.pdf"),
+                visibility: Optional(Some(Visibility::Restricted)),
+            },
+        ];
+        let p = passport(d);
+        let json = serde_json::to_value(&p).unwrap();
+        assert_eq!(
+            json["sections"],
+            serde_json::json!({
+                "manufacturer": {"name": "Shoe Works"},
+                "importer": {"eori": "DE123456789"},
+                "materials": {"items": [{"name": "Open cotton"}]},
+                "user_manuals": {"items": [{"title": "Open manual", "url": "https://example.com/open.pdf"}]},
+            })
+        );
+        let html = render_public_html(&p);
+        for shown in ["Shoe Works", "DE123456789", "Open cotton", "Open manual"] {
+            assert!(html.contains(shown), "{shown} in {html}");
+        }
+        for hidden in [
+            "secret@",
+            "FAC-SECRET",
+            "Hidden",
+            "Internal",
+            "internal.pdf",
+        ] {
+            assert!(!html.contains(hidden), "{hidden} in {html}");
+            assert!(!json.to_string().contains(hidden), "{hidden} in {json}");
+        }
+        assert!(html.contains("<h3>Importer</h3>"), "{html}");
+        assert!(!html.contains("Identification"), "{html}");
     }
 }

@@ -148,10 +148,7 @@ async fn run(state: SharedState, tenant: TenantRef, number: u64, mut jobs: mpsc:
 
 /// The next batch: the deferred scans first, then those waiting in the
 /// queue, each code and each consumer once (the others are deferred).
-fn take_batch(
-    deferred: &mut VecDeque<Job>,
-    queue: Option<&mut mpsc::Receiver<Job>>,
-) -> Vec<Job> {
+fn take_batch(deferred: &mut VecDeque<Job>, queue: Option<&mut mpsc::Receiver<Job>>) -> Vec<Job> {
     let mut batch = Vec::new();
     let mut codes = HashSet::new();
     let mut consumers = HashSet::new();

@@ -1,14 +1,19 @@
 //! Digital product passports: every save a new version and earlier ones
 //! unchanged (also under parallel saves), lot passports that replace the
-//! product's, what the public sees, completeness, bad input refused with
-//! nothing changed, markup kept as text, who may do what, isolation.
+//! product's, what the public sees (each field by its own visibility or its
+//! section's, through the resolver too), documents saved before per-field
+//! visibility, completeness, bad input refused with nothing changed, markup
+//! kept as text, every save audited in its own transaction, who may do
+//! what, isolation.
 
 use brandops::accounts::Role;
 use futures::future::join_all;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, create_product};
+use crate::helpers::{
+    Client, TestApp, TestTenant, assert_isolated, create_product, product_with_codes,
+};
 
 /// A new product, "Trail Shoe"; its id.
 async fn product(c: &Client) -> String {
@@ -520,4 +525,345 @@ async fn another_brand_can_neither_read_nor_change_a_passport() {
         },
     )
     .await;
+}
+
+/// The public passport through the resolver: as JSON (`Accept:
+/// application/json`) and as the passport's page and the scan page.
+async fn public_views(uri: &str) -> (Value, String, String) {
+    let http = reqwest::Client::new();
+    let resp = http
+        .get(format!("{uri}?linkType=gs1:dpp"))
+        .header("accept", "application/json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let json: Value = resp.json().await.unwrap();
+    let page = http
+        .get(format!("{uri}?linkType=gs1:dpp"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let page = page.text().await.unwrap();
+    let scan_page = http.get(uri).send().await.unwrap().text().await.unwrap();
+    (json, page, scan_page)
+}
+
+#[tokio::test]
+async fn each_field_is_public_or_restricted_on_its_own_also_through_the_resolver() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (id, uris) = product_with_codes(&admin, 1, None).await;
+    let mut body = full();
+    // A public section with restricted fields.
+    body["manufacturer"]["contact"] = json!("Secret contact, Backstreet 1");
+    body["manufacturer"]["field_visibility"] =
+        json!({"contact": "restricted", "facility_ids": "restricted"});
+    // A restricted section with a public field (and a redundant one).
+    body["importer"]["contact"] = json!("imports@example.com");
+    body["importer"]["field_visibility"] = json!({"eori": "public", "name": "restricted"});
+    // Restricted recycling, but its recyclability public.
+    body["recycling"]["field_visibility"] = json!({"recyclability": "public"});
+    // A public list with a restricted item; a restricted list with a public one.
+    body["user_manuals"]["items"] = json!([
+        {"title": "Manual", "url": "https://example.com/manual.pdf"},
+        {"title": "Service manual", "url": "https://example.com/service.pdf", "visibility": "restricted"}]);
+    body["materials"]["visibility"] = json!("restricted");
+    body["materials"]["items"][1]["visibility"] = json!("public");
+    let (status, saved) = save(&admin, &id, None, body).await;
+    assert_eq!(status, StatusCode::OK, "{saved}");
+    assert_eq!(
+        saved["data"]["importer"]["field_visibility"],
+        json!({"name": "restricted", "eori": "public"})
+    );
+    assert_eq!(
+        saved["data"]["materials"]["items"][1]["visibility"],
+        "public"
+    );
+    assert!(
+        saved["data"]["materials"]["items"][0]
+            .get("visibility")
+            .is_none()
+    );
+    assert_eq!(saved["completeness"], 100, "visibility does not count");
+    let current = get_ok(&admin, &format!("/api/passports/{id}")).await;
+    assert_eq!(current["data"], saved["data"], "read back as saved");
+
+    let (json, page, scan_page) = public_views(&uris[0]).await;
+    let sections = &json["sections"];
+    assert_eq!(
+        sections["manufacturer"],
+        json!({"name": "Shoe Works", "operator_id": "OP-1"})
+    );
+    assert_eq!(sections["importer"], json!({"eori": "DE123456789012345"}));
+    assert_eq!(
+        sections["recycling"],
+        json!({"recyclability": "Partly recyclable"})
+    );
+    assert_eq!(
+        sections["user_manuals"],
+        json!({"items": [{"title": "Manual", "url": "https://example.com/manual.pdf"}]})
+    );
+    assert_eq!(
+        sections["materials"],
+        json!({"items": [{"name": "Rubber", "share_percent": 40.0, "recycled_percent": 25.0}]})
+    );
+    let text = json.to_string();
+    for html in [&page, &scan_page] {
+        for shown in [
+            "Shoe Works",
+            "DE123456789012345",
+            "Partly recyclable",
+            "manual.pdf",
+            "Rubber",
+        ] {
+            assert!(html.contains(shown), "{shown} missing: {html}");
+        }
+    }
+    for hidden in [
+        "Secret contact",
+        "4012345000009",
+        "Secret Imports",
+        "imports@example.com",
+        "Separate sole",
+        "Service manual",
+        "service.pdf",
+        "Leather",
+        "visibility",
+    ] {
+        assert!(!text.contains(hidden), "{hidden} in {json}");
+        assert!(!page.contains(hidden), "{hidden} in the passport page");
+        assert!(!scan_page.contains(hidden), "{hidden} in the scan page");
+    }
+}
+
+#[tokio::test]
+async fn a_visibility_for_no_such_field_is_refused_and_changes_nothing() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let id = product(&admin).await;
+    save(&admin, &id, None, full()).await;
+    for (section, field) in [
+        ("importer", "nme"),
+        ("manufacturer", "eori"),
+        ("identification", "gtin"),
+        ("recycling", "instructions "),
+    ] {
+        let mut body = full();
+        body[section]["field_visibility"] = json!({ field: "public" });
+        let (status, answer) = save(&admin, &id, None, body).await;
+        assert_eq!(
+            status,
+            StatusCode::BAD_REQUEST,
+            "{section}.{field}: {answer}"
+        );
+        assert_eq!(answer["code"], "invalid_input");
+        let message = answer["error"].as_str().unwrap();
+        assert!(
+            message.starts_with(&format!(
+                "{section}.field_visibility names {field:?}, which is not a field of {section} (its fields: "
+            )),
+            "{message}"
+        );
+    }
+    // Shapes the contract forbids.
+    for body in [
+        json!({"importer": {"visibility": "restricted", "field_visibility": {"name": "secret"}}}),
+        json!({"importer": {"visibility": "restricted", "field_visibility": {"name": null}}}),
+        json!({"importer": {"visibility": "restricted", "field_visibility": null}}),
+        json!({"importer": {"visibility": "restricted", "field_visibility": ["name"]}}),
+        json!({"materials": {"visibility": "public", "items": [{"name": "x", "visibility": "secret"}]}}),
+        json!({"materials": {"visibility": "public", "items": [{"name": "x", "visibility": null}]}}),
+    ] {
+        let (status, answer) = save(&admin, &id, None, body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {answer}");
+    }
+    assert_eq!(app.rows(&brand, "passport_versions").await, 1);
+}
+
+#[tokio::test]
+async fn a_passport_saved_before_per_field_visibility_reads_as_it_was() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (id, uris) = product_with_codes(&admin, 1, None).await;
+    // A document as the first passports release stored it: no
+    // `field_visibility`, no items' `visibility`.
+    let old = json!({
+        "identification": {"visibility": "public", "unique_product_id": "urn:old:1"},
+        "compliance_documents": {"visibility": "restricted", "items": [
+            {"title": "Old declaration", "url": "https://example.com/old.pdf"}]},
+        "user_manuals": {"visibility": "public", "items": [
+            {"title": "Old manual", "url": "https://example.com/old-manual.pdf"}]},
+        "safety_information": {"visibility": "restricted", "items": []},
+        "manufacturer": {"visibility": "public", "name": "Old Works", "contact": "old@example.com",
+                         "facility_ids": ["F-OLD"]},
+        "importer": {"visibility": "restricted", "name": "Old Secret Imports", "eori": "DE999"},
+        "responsible_operator": {"visibility": "restricted"},
+        "substances_of_concern": {"visibility": "public", "items": [{"name": "Lead"}]},
+        "materials": {"visibility": "restricted", "items": [{"name": "Old secret blend"}]},
+        "repair": {"visibility": "public", "instructions": "Old repair"},
+        "recycling": {"visibility": "restricted", "recyclability": "Old secret recycling"}
+    });
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "WITH h AS (INSERT INTO {s}.passports (product_id, lot, current_version, completeness)
+                    VALUES ($1, '', 1, 41) RETURNING product_id)
+         INSERT INTO {s}.passport_versions (product_id, lot, version, document, completeness, created_by)
+         SELECT product_id, '', 1, $2, 41, $3 FROM h",
+        s = brand.schema
+    )))
+    .bind(id.parse::<uuid::Uuid>().unwrap())
+    .bind(&old)
+    .bind(uuid::Uuid::new_v4())
+    .execute(&app.owner)
+    .await
+    .unwrap();
+
+    let p = get_ok(&admin, &format!("/api/passports/{id}")).await;
+    assert_eq!(p["version"], 1);
+    assert_eq!(p["data"]["manufacturer"]["name"], "Old Works");
+    assert_eq!(p["data"]["manufacturer"]["field_visibility"], json!({}));
+    assert_eq!(p["data"]["importer"]["visibility"], "restricted");
+    assert!(
+        p["data"]["materials"]["items"][0]
+            .get("visibility")
+            .is_none()
+    );
+    let v1 = get_ok(&admin, &format!("/api/passports/{id}/versions/1")).await;
+    assert_eq!(v1["data"], p["data"]);
+
+    // Every field has its section's visibility.
+    let (json, page, _) = public_views(&uris[0]).await;
+    assert_eq!(
+        json["sections"]["manufacturer"],
+        json!({"name": "Old Works", "contact": "old@example.com", "facility_ids": ["F-OLD"]})
+    );
+    assert_eq!(
+        json["sections"]["substances_of_concern"]["items"][0]["name"],
+        "Lead"
+    );
+    assert!(
+        page.contains("Old manual") && page.contains("Old repair"),
+        "{page}"
+    );
+    for hidden in [
+        "Old declaration",
+        "Old Secret Imports",
+        "Old secret blend",
+        "Old secret recycling",
+    ] {
+        assert!(!json.to_string().contains(hidden), "{hidden}: {json}");
+        assert!(!page.contains(hidden), "{hidden}: {page}");
+    }
+
+    // What it reads as saves again as the next version.
+    let (status, v2) = save(&admin, &id, None, p["data"].clone()).await;
+    assert_eq!(status, StatusCode::OK, "{v2}");
+    assert_eq!(v2["version"], 2);
+    assert_eq!(v2["data"], p["data"]);
+    let stored: Value = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT document FROM {}.passport_versions WHERE version = 1",
+        brand.schema
+    )))
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(stored, old, "the old version is never rewritten");
+}
+
+async fn save_audits(app: &TestApp, t: &TestTenant) -> Vec<(String, Value)> {
+    sqlx::query_as(
+        "SELECT target, detail FROM platform.audit_log
+         WHERE action = 'organisation.passport_saved' AND tenant_id = $1 ORDER BY id",
+    )
+    .bind(t.tenant.id)
+    .fetch_all(&app.owner)
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn every_save_is_audited() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let manager = app.login(&app.account(&brand, Role::Manager).await).await;
+    let id = product(&admin).await;
+    let (status, _) = save(&admin, &id, None, full()).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = save(&manager, &id, Some("L-1"), json!({})).await;
+    assert_eq!(status, StatusCode::OK);
+    let audits = save_audits(&app, &brand).await;
+    assert_eq!(
+        audits,
+        vec![
+            (id.clone(), json!({"version": 1, "completeness": 100})),
+            (
+                id.clone(),
+                json!({"version": 1, "completeness": 0, "lot": "L-1"})
+            ),
+        ]
+    );
+    let actors: Vec<Option<String>> = sqlx::query_scalar(
+        "SELECT actor_email FROM platform.audit_log
+         WHERE action = 'organisation.passport_saved' AND tenant_id = $1 ORDER BY id",
+    )
+    .bind(brand.tenant.id)
+    .fetch_all(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(actors[0].as_deref(), Some(brand.admin.as_str()));
+    assert_ne!(actors[1], actors[0]);
+
+    // Refused saves record nothing.
+    let mut bad = full();
+    bad["importer"]["eori"] = json!("de1");
+    let (status, _) = save(&admin, &id, None, bad).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let worker = app.login(&app.account(&brand, Role::Worker).await).await;
+    let (status, _) = save(&worker, &id, None, full()).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(save_audits(&app, &brand).await.len(), 2);
+}
+
+/// The version and its audit record are one transaction: a save that
+/// fails after the audit row was written leaves neither.
+#[tokio::test]
+async fn a_save_that_fails_leaves_no_audit_record_and_no_version() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let id = product(&admin).await;
+    save(&admin, &id, None, full()).await;
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "ALTER TABLE {}.passport_versions ADD CONSTRAINT test_refuses_doomed
+         CHECK (document #>> '{{manufacturer,name}}' IS DISTINCT FROM 'Doomed')",
+        brand.schema
+    )))
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    let mut doomed = full();
+    doomed["manufacturer"]["name"] = json!("Doomed");
+    let (status, err) = save(&admin, &id, None, doomed).await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{err}");
+    assert_eq!(
+        save_audits(&app, &brand).await.len(),
+        1,
+        "only the first save"
+    );
+    assert_eq!(app.rows(&brand, "passport_versions").await, 1);
+    let current = get_ok(&admin, &format!("/api/passports/{id}")).await;
+    assert_eq!(current["version"], 1);
+    let list = get_ok(&admin, "/api/passports").await;
+    assert_eq!(list["products"][0]["version"], 1);
+
+    let (status, _) = save(&admin, &id, None, full()).await;
+    assert_eq!(status, StatusCode::OK);
+    let audits = save_audits(&app, &brand).await;
+    assert_eq!(audits.len(), 2);
+    assert_eq!(audits[1].1["version"], 2);
 }

@@ -5,24 +5,29 @@ import {
   checkPassport,
   commodityError,
   eoriError,
+  fieldVisibility,
+  itemVisibility,
   shortTextError,
   toData,
   toModel,
   urlError,
+  withFieldVisibility,
+  withItemVisibility,
+  type MaterialRow,
 } from './passport-form';
 
 const empty: PassportData = {
-  identification: { visibility: 'restricted' },
+  identification: { visibility: 'restricted', field_visibility: {} },
   compliance_documents: { visibility: 'restricted', items: [] },
   user_manuals: { visibility: 'restricted', items: [] },
   safety_information: { visibility: 'restricted', items: [] },
-  manufacturer: { visibility: 'restricted', facility_ids: [] },
-  importer: { visibility: 'restricted' },
-  responsible_operator: { visibility: 'restricted' },
+  manufacturer: { visibility: 'restricted', field_visibility: {}, facility_ids: [] },
+  importer: { visibility: 'restricted', field_visibility: {} },
+  responsible_operator: { visibility: 'restricted', field_visibility: {} },
   substances_of_concern: { visibility: 'restricted', items: [] },
   materials: { visibility: 'restricted', items: [] },
-  repair: { visibility: 'restricted' },
-  recycling: { visibility: 'restricted' },
+  repair: { visibility: 'restricted', field_visibility: {} },
+  recycling: { visibility: 'restricted', field_visibility: {} },
 };
 
 describe('the server’s rules (backend/src/passports/mod.rs)', () => {
@@ -74,8 +79,13 @@ describe('toModel and toData', () => {
   it('round-trip a passport, leaving out blank fields and trimming short ones', () => {
     const data: PassportData = {
       ...empty,
-      identification: { visibility: 'public', commodity_code: '640399' },
-      manufacturer: { visibility: 'public', name: 'Maker', facility_ids: ['F1', 'F2'] },
+      identification: { visibility: 'public', field_visibility: {}, commodity_code: '640399' },
+      manufacturer: {
+        visibility: 'public',
+        field_visibility: {},
+        name: 'Maker',
+        facility_ids: ['F1', 'F2'],
+      },
       materials: { visibility: 'public', items: [{ name: 'Leather', share_percent: 60 }] },
     };
     expect(toData(toModel(data))).toEqual(data);
@@ -87,5 +97,80 @@ describe('toModel and toData', () => {
     expect(out.importer.name).toBe('Importer');
     expect(out.repair.instructions).toBeUndefined();
     expect(out.manufacturer.facility_ids).toEqual(['F1', 'F2']);
+  });
+});
+
+describe('per-field visibility', () => {
+  const data: PassportData = {
+    ...empty,
+    manufacturer: {
+      visibility: 'public',
+      field_visibility: { contact: 'restricted', facility_ids: 'restricted' },
+      name: 'Maker',
+      contact: 'maker@example.com',
+      facility_ids: ['F1'],
+    },
+    importer: { visibility: 'restricted', field_visibility: { eori: 'public' }, eori: 'DE12' },
+    user_manuals: {
+      visibility: 'public',
+      items: [
+        { title: 'Manual', url: 'https://example.com/m.pdf' },
+        { title: 'Service', url: 'https://example.com/s.pdf', visibility: 'restricted' },
+      ],
+    },
+    materials: {
+      visibility: 'restricted',
+      items: [{ name: 'Cotton', visibility: 'public' }, { name: 'Blend' }],
+    },
+  };
+
+  it('reads each field’s own visibility, else its section’s, and round-trips it', () => {
+    const model = toModel(data);
+    expect(fieldVisibility(model, 'manufacturer.name')).toBe('public');
+    expect(fieldVisibility(model, 'manufacturer.contact')).toBe('restricted');
+    expect(fieldVisibility(model, 'manufacturer.facility_ids')).toBe('restricted');
+    expect(fieldVisibility(model, 'importer.eori')).toBe('public');
+    expect(fieldVisibility(model, 'importer.name')).toBe('restricted');
+    expect(itemVisibility(model, 'materials', model.materials[0]!)).toBe('public');
+    expect(itemVisibility(model, 'materials', model.materials[1]!)).toBe('restricted');
+    expect(toData(model)).toEqual(data);
+  });
+
+  it('keeps a field’s own visibility only while it differs from its section’s', () => {
+    let model = toModel(empty);
+    model = withFieldVisibility(model, 'importer.contact', 'public');
+    expect(model.fieldVisibility).toEqual({ 'importer.contact': 'public' });
+    expect(toData(model).importer.field_visibility).toEqual({ contact: 'public' });
+    // Back to the section's: it follows the section again.
+    model = withFieldVisibility(model, 'importer.contact', 'restricted');
+    expect(model.fieldVisibility).toEqual({});
+    // A field with its own visibility keeps it when the section changes;
+    // once the two agree, nothing of its own is sent.
+    model = withFieldVisibility(model, 'importer.name', 'public');
+    model = { ...model, visibility: { ...model.visibility, importer: 'public' } };
+    expect(fieldVisibility(model, 'importer.name')).toBe('public');
+    expect(fieldVisibility(model, 'importer.eori')).toBe('public');
+    expect(toData(model).importer).toEqual({ visibility: 'public', field_visibility: {} });
+
+    const row: MaterialRow = { name: 'A', share_percent: '', recycled_percent: '' };
+    const item = withItemVisibility(model, 'materials', row, 'public');
+    expect(item.visibility).toBe('public');
+    expect(withItemVisibility(model, 'materials', item, 'restricted').visibility).toBeUndefined();
+  });
+
+  it('reads documents saved before per-field visibility as their sections say', () => {
+    const old = {
+      ...empty,
+      importer: { visibility: 'public', name: 'Importer' },
+      materials: { visibility: 'restricted', items: [{ name: 'Cotton' }] },
+    } as unknown as PassportData;
+    const model = toModel(old);
+    expect(fieldVisibility(model, 'importer.name')).toBe('public');
+    expect(itemVisibility(model, 'materials', model.materials[0]!)).toBe('restricted');
+    expect(toData(model).importer).toEqual({
+      visibility: 'public',
+      field_visibility: {},
+      name: 'Importer',
+    });
   });
 });

@@ -30,6 +30,17 @@ export const SECTION_TITLES = {
 export type SectionKey = keyof typeof SECTION_TITLES;
 export const SECTION_KEYS = Object.keys(SECTION_TITLES) as SectionKey[];
 
+/** The sections of single fields, each of which may have a visibility of its own. */
+export const FIELD_SECTIONS = [
+  'identification',
+  'manufacturer',
+  'importer',
+  'responsible_operator',
+  'repair',
+  'recycling',
+] as const;
+export type FieldSectionKey = (typeof FIELD_SECTIONS)[number];
+
 export type Rule = 'short' | 'long' | 'eori' | 'commodity';
 
 /** The single-value fields of each section, in the order shown. */
@@ -61,24 +72,34 @@ export const TEXT_FIELDS: readonly { key: string; label: string; rule: Rule; hin
   { key: 'recycling.recyclability', label: 'Recyclability', rule: 'short' },
 ];
 
-export interface LinkRow {
+/** The facility identifiers' key (they have a visibility of their own too). */
+export const FACILITY_IDS = 'manufacturer.facility_ids';
+
+/** A list item's own visibility; absent, its section's. */
+interface OwnVisibility {
+  visibility?: Visibility;
+}
+export interface LinkRow extends OwnVisibility {
   title: string;
   url: string;
 }
-export interface SubstanceRow {
+export interface SubstanceRow extends OwnVisibility {
   name: string;
   cas_number: string;
   concentration_percent: string;
   location: string;
 }
-export interface MaterialRow {
+export interface MaterialRow extends OwnVisibility {
   name: string;
   share_percent: string;
   recycled_percent: string;
 }
 
 export interface PassportModel {
+  /** Each section's visibility: that of its fields (and items) without one of their own. */
   visibility: Record<SectionKey, Visibility>;
+  /** `section.field` → the field's own visibility, when it has one. */
+  fieldVisibility: Record<string, Visibility>;
   /** `section.field` → text ('' for none). */
   text: Record<string, string>;
   links: Record<LinkSectionKey, LinkRow[]>;
@@ -92,6 +113,54 @@ type Sections = Record<string, Record<string, unknown> | undefined>;
 
 const numberText = (n: unknown) => (typeof n === 'number' ? String(n) : '');
 
+const sectionOf = (key: string) => key.split('.')[0] as SectionKey;
+
+/** The visibility of field `key` (`section.field`): its own, else its section's. */
+export function fieldVisibility(model: PassportModel, key: string): Visibility {
+  return model.fieldVisibility[key] ?? model.visibility[sectionOf(key)];
+}
+
+/**
+ * Gives field `key` the visibility `value`: its own when it differs from its
+ * section's, else none (it follows the section again).
+ */
+export function withFieldVisibility(
+  model: PassportModel,
+  key: string,
+  value: Visibility,
+): PassportModel {
+  const fieldVisibility = { ...model.fieldVisibility };
+  if (value === model.visibility[sectionOf(key)]) delete fieldVisibility[key];
+  else fieldVisibility[key] = value;
+  return { ...model, fieldVisibility };
+}
+
+/** The visibility of an item of list section `section`: its own, else the section's. */
+export function itemVisibility(
+  model: PassportModel,
+  section: SectionKey,
+  item: OwnVisibility,
+): Visibility {
+  return item.visibility ?? model.visibility[section];
+}
+
+/** An item with the visibility `value`: its own when it differs from the section's. */
+export function withItemVisibility<R extends OwnVisibility>(
+  model: PassportModel,
+  section: SectionKey,
+  item: R,
+  value: Visibility,
+): R {
+  const next = { ...item };
+  if (value === model.visibility[section]) delete next.visibility;
+  else next.visibility = value;
+  return next;
+}
+
+/** The own visibility of an item, as sent: only when it differs from its section's. */
+const ownVisibility = (section: Visibility, item: OwnVisibility) =>
+  item.visibility && item.visibility !== section ? { visibility: item.visibility } : {};
+
 export function toModel(data: PassportData): PassportModel {
   const sections = data as unknown as Sections;
   const visibility = Object.fromEntries(
@@ -104,13 +173,27 @@ export function toModel(data: PassportData): PassportModel {
       return [key, typeof value === 'string' ? value : ''];
     }),
   );
+  const fieldVisibility: Record<string, Visibility> = {};
+  for (const section of FIELD_SECTIONS) {
+    const own = (sections[section]?.field_visibility ?? {}) as Record<string, Visibility>;
+    for (const [field, value] of Object.entries(own))
+      fieldVisibility[`${section}.${field}`] = value;
+  }
+  const own = (item: { visibility?: Visibility }) =>
+    item.visibility ? { visibility: item.visibility } : {};
+  const link = (l: { title: string; url: string; visibility?: Visibility }) => ({
+    title: l.title,
+    url: l.url,
+    ...own(l),
+  });
   return {
     visibility,
+    fieldVisibility,
     text,
     links: {
-      compliance_documents: data.compliance_documents.items.map((l) => ({ ...l })),
-      user_manuals: data.user_manuals.items.map((l) => ({ ...l })),
-      safety_information: data.safety_information.items.map((l) => ({ ...l })),
+      compliance_documents: data.compliance_documents.items.map(link),
+      user_manuals: data.user_manuals.items.map(link),
+      safety_information: data.safety_information.items.map(link),
     },
     facilityIds: data.manufacturer.facility_ids.join('\n'),
     substances: data.substances_of_concern.items.map((s) => ({
@@ -118,11 +201,13 @@ export function toModel(data: PassportData): PassportModel {
       cas_number: s.cas_number ?? '',
       concentration_percent: numberText(s.concentration_percent),
       location: s.location ?? '',
+      ...own(s),
     })),
     materials: data.materials.items.map((m) => ({
       name: m.name,
       share_percent: numberText(m.share_percent),
       recycled_percent: numberText(m.recycled_percent),
+      ...own(m),
     })),
   };
 }
@@ -137,8 +222,16 @@ function opt(value: string, rule: Rule): string | undefined {
 const optNumber = (value: string) => (value.trim() === '' ? undefined : Number(value));
 
 export function toData(model: PassportModel): PassportData {
-  const section = (key: SectionKey) => {
-    const fields: Record<string, unknown> = { visibility: model.visibility[key] };
+  const section = (key: FieldSectionKey) => {
+    const own = Object.entries(model.fieldVisibility).filter(
+      ([path, value]) => sectionOf(path) === key && value !== model.visibility[key],
+    );
+    const fields: Record<string, unknown> = {
+      visibility: model.visibility[key],
+      field_visibility: Object.fromEntries(
+        own.map(([path, value]) => [path.slice(key.length + 1), value]),
+      ),
+    };
     for (const { key: path, rule } of TEXT_FIELDS) {
       const [s, f] = path.split('.') as [string, string];
       if (s !== key) continue;
@@ -149,7 +242,11 @@ export function toData(model: PassportModel): PassportData {
   };
   const links = (key: LinkSectionKey) => ({
     visibility: model.visibility[key],
-    items: model.links[key].map((l) => ({ title: l.title.trim(), url: l.url.trim() })),
+    items: model.links[key].map((l) => ({
+      title: l.title.trim(),
+      url: l.url.trim(),
+      ...ownVisibility(model.visibility[key], l),
+    })),
   });
   const data = {
     identification: section('identification'),
@@ -172,6 +269,7 @@ export function toData(model: PassportModel): PassportData {
         cas_number: opt(s.cas_number, 'short'),
         concentration_percent: optNumber(s.concentration_percent),
         location: opt(s.location, 'short'),
+        ...ownVisibility(model.visibility.substances_of_concern, s),
       })),
     },
     materials: {
@@ -180,6 +278,7 @@ export function toData(model: PassportModel): PassportData {
         name: m.name.trim(),
         share_percent: optNumber(m.share_percent),
         recycled_percent: optNumber(m.recycled_percent),
+        ...ownVisibility(model.visibility.materials, m),
       })),
     },
     repair: section('repair'),

@@ -1000,7 +1000,8 @@ export interface paths {
          * Save the passport of an active product (with `lot`, the lot's own
          *     passport, which then replaces the product's for that lot): the whole
          *     document, as a new version. Earlier versions stay as they were.
-         *     Answers the new version.
+         *     Answers the new version. The save is recorded in the organisation's
+         *     audit log (`organisation.passport_saved`).
          */
         put: operations["savePassport"];
         post?: never;
@@ -1354,6 +1355,8 @@ export interface components {
             title: string;
             /** @description An `https://` link. */
             url: string;
+            /** @description This document's own visibility; absent, the section's. */
+            visibility?: components["schemas"]["Visibility"] & unknown;
         };
         /**
          * DocumentsSection
@@ -1458,12 +1461,19 @@ export interface components {
             city: string;
             region: string;
         };
+        /** @description The fields whose visibility differs from their section's: each one named here is public or restricted whatever the section's `visibility` says. A name that is no field of the section is refused (400). */
+        IdentificationFieldVisibility: {
+            unique_product_id?: components["schemas"]["Visibility"];
+            commodity_code?: components["schemas"]["Visibility"];
+        };
         /**
          * IdentificationSection
          * @description How the product is identified. (Its GTIN is the product's own.)
          */
         IdentificationSection: {
             visibility: components["schemas"]["Visibility"];
+            /** @default {} */
+            field_visibility: components["schemas"]["IdentificationFieldVisibility"] & unknown;
             /**
              * @description The unique product identifier (e.g. the GS1 Digital Link URI of the
              *     model).
@@ -1507,12 +1517,20 @@ export interface components {
             /** @description Every problem found, by row and column; empty when the file is valid. */
             errors: components["schemas"]["RowError"][];
         };
+        /** @description The fields whose visibility differs from their section's: each one named here is public or restricted whatever the section's `visibility` says. A name that is no field of the section is refused (400). */
+        ImporterFieldVisibility: {
+            name?: components["schemas"]["Visibility"];
+            eori?: components["schemas"]["Visibility"];
+            contact?: components["schemas"]["Visibility"];
+        };
         /**
          * ImporterSection
          * @description The importer into the EU.
          */
         ImporterSection: {
             visibility: components["schemas"]["Visibility"];
+            /** @default {} */
+            field_visibility: components["schemas"]["ImporterFieldVisibility"] & unknown;
             name?: string;
             /** @description EORI number: 2-letter country code and up to 15 letters or digits. */
             eori?: string;
@@ -1616,12 +1634,21 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description The fields whose visibility differs from their section's: each one named here is public or restricted whatever the section's `visibility` says. A name that is no field of the section is refused (400). */
+        ManufacturerFieldVisibility: {
+            name?: components["schemas"]["Visibility"];
+            operator_id?: components["schemas"]["Visibility"];
+            contact?: components["schemas"]["Visibility"];
+            facility_ids?: components["schemas"]["Visibility"];
+        };
         /**
          * ManufacturerSection
          * @description The manufacturer.
          */
         ManufacturerSection: {
             visibility: components["schemas"]["Visibility"];
+            /** @default {} */
+            field_visibility: components["schemas"]["ManufacturerFieldVisibility"] & unknown;
             name?: string;
             /** @description Its unique operator identifier. */
             operator_id?: string;
@@ -1650,6 +1677,8 @@ export interface components {
              * @description Recycled content of this material, %.
              */
             recycled_percent?: number;
+            /** @description This material's own visibility; absent, the section's. */
+            visibility?: components["schemas"]["Visibility"] & unknown;
         };
         /** MaterialsSection */
         MaterialsSection: {
@@ -1758,12 +1787,20 @@ export interface components {
         OkBody: {
             ok: boolean;
         };
+        /** @description The fields whose visibility differs from their section's: each one named here is public or restricted whatever the section's `visibility` says. A name that is no field of the section is refused (400). */
+        OperatorFieldVisibility: {
+            name?: components["schemas"]["Visibility"];
+            operator_id?: components["schemas"]["Visibility"];
+            contact?: components["schemas"]["Visibility"];
+        };
         /**
          * OperatorSection
          * @description The economic operator established in the EU responsible for the product.
          */
         OperatorSection: {
             visibility: components["schemas"]["Visibility"];
+            /** @default {} */
+            field_visibility: components["schemas"]["OperatorFieldVisibility"] & unknown;
             name?: string;
             operator_id?: string;
             contact?: string;
@@ -1828,13 +1865,15 @@ export interface components {
         };
         /**
          * PassportData
-         * @description A passport's content: its sections, each public or restricted. A
-         *     section left out is empty and restricted. Saving replaces the whole
-         *     document with a new version.
+         * @description A passport's content: its sections, each with a visibility that its
+         *     fields (or items) have unless they have their own. A section left out
+         *     is empty and restricted. Saving replaces the whole document with a new
+         *     version.
          */
         PassportData: {
             /**
              * @default {
+             *       "field_visibility": {},
              *       "visibility": "restricted"
              *     }
              */
@@ -1864,18 +1903,21 @@ export interface components {
             /**
              * @default {
              *       "facility_ids": [],
+             *       "field_visibility": {},
              *       "visibility": "restricted"
              *     }
              */
             manufacturer: components["schemas"]["ManufacturerSection"] & unknown;
             /**
              * @default {
+             *       "field_visibility": {},
              *       "visibility": "restricted"
              *     }
              */
             importer: components["schemas"]["ImporterSection"] & unknown;
             /**
              * @default {
+             *       "field_visibility": {},
              *       "visibility": "restricted"
              *     }
              */
@@ -1896,12 +1938,14 @@ export interface components {
             materials: components["schemas"]["MaterialsSection"] & unknown;
             /**
              * @default {
+             *       "field_visibility": {},
              *       "visibility": "restricted"
              *     }
              */
             repair: components["schemas"]["RepairSection"] & unknown;
             /**
              * @default {
+             *       "field_visibility": {},
              *       "visibility": "restricted"
              *     }
              */
@@ -2182,9 +2226,16 @@ export interface components {
              */
             event_time?: string;
         };
+        /** @description The fields whose visibility differs from their section's: each one named here is public or restricted whatever the section's `visibility` says. A name that is no field of the section is refused (400). */
+        RecyclingFieldVisibility: {
+            instructions?: components["schemas"]["Visibility"];
+            recyclability?: components["schemas"]["Visibility"];
+        };
         /** RecyclingSection */
         RecyclingSection: {
             visibility: components["schemas"]["Visibility"];
+            /** @default {} */
+            field_visibility: components["schemas"]["RecyclingFieldVisibility"] & unknown;
             instructions?: string;
             /** @description E.g. "Fully recyclable in the paper stream". */
             recyclability?: string;
@@ -2200,9 +2251,16 @@ export interface components {
              */
             user_id: string;
         };
+        /** @description The fields whose visibility differs from their section's: each one named here is public or restricted whatever the section's `visibility` says. A name that is no field of the section is refused (400). */
+        RepairFieldVisibility: {
+            instructions?: components["schemas"]["Visibility"];
+            spare_parts_availability?: components["schemas"]["Visibility"];
+        };
         /** RepairSection */
         RepairSection: {
             visibility: components["schemas"]["Visibility"];
+            /** @default {} */
+            field_visibility: components["schemas"]["RepairFieldVisibility"] & unknown;
             instructions?: string;
             /** @description E.g. "Spare parts for 7 years after the last unit is sold". */
             spare_parts_availability?: string;
@@ -2498,6 +2556,8 @@ export interface components {
             concentration_percent?: number;
             /** @description Where in the product it is (a part, a component). */
             location?: string;
+            /** @description This substance's own visibility; absent, the section's. */
+            visibility?: components["schemas"]["Visibility"] & unknown;
         };
         /** SubstancesSection */
         SubstancesSection: {
@@ -2664,8 +2724,9 @@ export interface components {
          */
         Verdict: "genuine" | "suspicious" | "not_recognised";
         /**
-         * @description Who may see a section: anyone who scans the product (`public`), or only
-         *     the brand's own people (`restricted`).
+         * @description Who may see a field (or, as a section's `visibility`, the fields of the
+         *     section that have no visibility of their own): anyone who scans the
+         *     product (`public`), or only the brand's own people (`restricted`).
          * @enum {string}
          */
         Visibility: "public" | "restricted";

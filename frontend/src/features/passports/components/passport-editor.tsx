@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { Fragment, useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { ErrorAlert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -7,25 +7,37 @@ import { FormActions } from '@/components/ui/form-actions';
 import { TextAreaField, TextField } from '@/components/ui/form-field';
 import { savePassport, type Passport } from '../api/passports-api';
 import {
+  FACILITY_IDS,
   LINK_SECTIONS,
   SECTION_TITLES,
   TEXT_FIELDS,
   checkPassport,
+  fieldVisibility,
+  itemVisibility,
   toData,
   toModel,
+  withFieldVisibility,
+  withItemVisibility,
   type PassportErrors,
   type PassportModel,
   type SectionKey,
+  type Visibility,
 } from '../passport-form';
 
+/**
+ * A public/restricted switch. Its visible label is `text`; screen readers
+ * also hear `of` (which section, field or item it is about).
+ */
 function VisibilitySwitch({
-  section,
+  text,
+  of,
   value,
   onChange,
 }: {
-  section: SectionKey;
-  value: 'public' | 'restricted';
-  onChange: (value: 'public' | 'restricted') => void;
+  text: string;
+  of: string;
+  value: Visibility;
+  onChange: (value: Visibility) => void;
 }) {
   return (
     <label className="switch">
@@ -34,7 +46,7 @@ function VisibilitySwitch({
         checked={value === 'public'}
         onChange={(e) => onChange(e.target.checked ? 'public' : 'restricted')}
       />{' '}
-      Public ({SECTION_TITLES[section]})
+      {text} <span className="visually-hidden">({of})</span>
     </label>
   );
 }
@@ -59,8 +71,17 @@ export function PassportEditor({
   const change = (edit: (m: PassportModel) => PassportModel) => setModel((m) => edit(m));
   const setText = (key: string, value: string) =>
     change((m) => ({ ...m, text: { ...m.text, [key]: value } }));
-  const setVisibility = (section: SectionKey, value: 'public' | 'restricted') =>
+  const setVisibility = (section: SectionKey, value: Visibility) =>
     change((m) => ({ ...m, visibility: { ...m.visibility, [section]: value } }));
+  /** A field's own switch: shows its visibility (its own, else its section's). */
+  const fieldSwitch = (key: string, label: string) => (
+    <VisibilitySwitch
+      text="Public"
+      of={`${SECTION_TITLES[key.split('.')[0] as SectionKey]}: ${label}`}
+      value={fieldVisibility(model, key)}
+      onChange={(v) => change((m) => withFieldVisibility(m, key, v))}
+    />
+  );
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -85,7 +106,8 @@ export function PassportEditor({
   const section = (key: SectionKey, children: ReactNode) => (
     <CardSection title={SECTION_TITLES[key]} key={key}>
       <VisibilitySwitch
-        section={key}
+        text="Public by default"
+        of={SECTION_TITLES[key]}
         value={model.visibility[key]}
         onChange={(v) => setVisibility(key, v)}
       />
@@ -94,30 +116,31 @@ export function PassportEditor({
   );
 
   const textFields = (key: SectionKey) =>
-    TEXT_FIELDS.filter((f) => f.key.startsWith(`${key}.`)).map((f) =>
-      f.rule === 'long' ? (
-        <TextAreaField
-          key={f.key}
-          label={f.label}
-          value={model.text[f.key] ?? ''}
-          error={errors[f.key]}
-          rows={4}
-          onChange={(e) => setText(f.key, e.target.value)}
-        />
-      ) : (
-        <TextField
-          key={f.key}
-          label={f.label}
-          hint={f.hint}
-          value={model.text[f.key] ?? ''}
-          error={errors[f.key]}
-          onChange={(e) => setText(f.key, e.target.value)}
-        />
-      ),
-    );
+    TEXT_FIELDS.filter((f) => f.key.startsWith(`${key}.`)).map((f) => (
+      <Fragment key={f.key}>
+        {f.rule === 'long' ? (
+          <TextAreaField
+            label={f.label}
+            value={model.text[f.key] ?? ''}
+            error={errors[f.key]}
+            rows={4}
+            onChange={(e) => setText(f.key, e.target.value)}
+          />
+        ) : (
+          <TextField
+            label={f.label}
+            hint={f.hint}
+            value={model.text[f.key] ?? ''}
+            error={errors[f.key]}
+            onChange={(e) => setText(f.key, e.target.value)}
+          />
+        )}
+        {fieldSwitch(f.key, f.label)}
+      </Fragment>
+    ));
 
-  function rows<R>(
-    name: string,
+  function rows<R extends { visibility?: Visibility }>(
+    name: SectionKey,
     list: R[],
     fields: readonly { key: keyof R & string; label: string }[],
     blank: R,
@@ -129,7 +152,7 @@ export function PassportEditor({
         {list.map((row, i) => (
           <fieldset key={i} className="passport-row">
             <legend className="visually-hidden">
-              {name} {i + 1}
+              {SECTION_TITLES[name]} {i + 1}
             </legend>
             {fields.map((f) => (
               <TextField
@@ -142,6 +165,14 @@ export function PassportEditor({
                 }
               />
             ))}
+            <VisibilitySwitch
+              text="Public"
+              of={`${SECTION_TITLES[name]} ${i + 1}`}
+              value={itemVisibility(model, name, row)}
+              onChange={(v) =>
+                update(list.map((r, j) => (j === i ? withItemVisibility(model, name, r, v) : r)))
+              }
+            />
             <Button variant="ghost" onClick={() => update(list.filter((_, j) => j !== i))}>
               Remove
             </Button>
@@ -157,6 +188,11 @@ export function PassportEditor({
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Passport" className="passport-form">
       {failure ? <ErrorAlert>{failure}</ErrorAlert> : null}
+      <p className="muted">
+        Anyone who scans the product sees the public fields on its scan page. A section’s “Public by
+        default” switch sets its fields and entries; each one’s own “Public” switch can differ from
+        it.
+      </p>
       {section('identification', textFields('identification'))}
       {LINK_SECTIONS.map((key) =>
         section(
@@ -180,10 +216,11 @@ export function PassportEditor({
           <TextAreaField
             label="Facility identifiers (one per line)"
             value={model.facilityIds}
-            error={errors['manufacturer.facility_ids']}
+            error={errors[FACILITY_IDS]}
             rows={3}
             onChange={(e) => change((m) => ({ ...m, facilityIds: e.target.value }))}
           />
+          {fieldSwitch(FACILITY_IDS, 'Facility identifiers')}
         </>,
       )}
       {section('importer', textFields('importer'))}

@@ -8,17 +8,17 @@ import { PassportsPage } from './passports-page';
 const ID = '11111111-1111-4111-8111-111111111111';
 
 const empty: PassportData = {
-  identification: { visibility: 'restricted' },
+  identification: { visibility: 'restricted', field_visibility: {} },
   compliance_documents: { visibility: 'restricted', items: [] },
   user_manuals: { visibility: 'restricted', items: [] },
   safety_information: { visibility: 'restricted', items: [] },
-  manufacturer: { visibility: 'restricted', facility_ids: [] },
-  importer: { visibility: 'restricted' },
-  responsible_operator: { visibility: 'restricted' },
+  manufacturer: { visibility: 'restricted', field_visibility: {}, facility_ids: [] },
+  importer: { visibility: 'restricted', field_visibility: {} },
+  responsible_operator: { visibility: 'restricted', field_visibility: {} },
   substances_of_concern: { visibility: 'restricted', items: [] },
   materials: { visibility: 'restricted', items: [] },
-  repair: { visibility: 'restricted' },
-  recycling: { visibility: 'restricted' },
+  repair: { visibility: 'restricted', field_visibility: {} },
+  recycling: { visibility: 'restricted', field_visibility: {} },
 };
 
 function passport(over: Partial<Passport> = {}): Passport {
@@ -30,7 +30,10 @@ function passport(over: Partial<Passport> = {}): Passport {
     completeness: 5,
     missing: ['identification.commodity_code'],
     saved_at: '2026-11-20T10:00:00Z',
-    data: { ...empty, importer: { visibility: 'public', name: '<b>Importer</b>' } },
+    data: {
+      ...empty,
+      importer: { visibility: 'public', field_visibility: {}, name: '<b>Importer</b>' },
+    },
     ...over,
   };
 }
@@ -53,7 +56,15 @@ function setup() {
         200,
         passport({
           version: 1,
-          data: { ...empty, repair: { visibility: 'public', instructions: 'Old way' } },
+          data: {
+            ...empty,
+            repair: { visibility: 'public', field_visibility: {}, instructions: 'Old way' },
+            importer: {
+              visibility: 'restricted',
+              field_visibility: { eori: 'public' },
+              eori: 'DE12',
+            },
+          },
         }),
       ),
     [`PUT /api/passports/${ID}`]: (call) =>
@@ -70,25 +81,88 @@ describe('PassportPage', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Current version 2');
     expect(within(form).getByDisplayValue('<b>Importer</b>')).toBeInTheDocument();
 
-    await user.type(within(form).getByLabelText(/EORI number/), 'de12');
+    const eori = () => within(form).getByRole('textbox', { name: /EORI number/ });
+    await user.type(eori(), 'de12');
     await user.click(within(form).getByRole('button', { name: 'Save as a new version' }));
     expect(await within(form).findByText(/2-letter country code/)).toBeInTheDocument();
     expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
 
-    await user.clear(within(form).getByLabelText(/EORI number/));
-    await user.type(within(form).getByLabelText(/EORI number/), 'DE12');
+    await user.clear(eori());
+    await user.type(eori(), 'DE12');
     const materials = within(screen.getByRole('region', { name: 'Materials' }));
     await user.click(materials.getByRole('button', { name: 'Add' }));
     await user.type(materials.getByLabelText('Material'), 'Leather');
     await user.type(materials.getByLabelText('Share (%)'), '60');
-    await user.click(materials.getByLabelText(/Public/));
+    await user.click(materials.getByRole('checkbox', { name: 'Public by default (Materials)' }));
     await user.click(within(form).getByRole('button', { name: 'Save as a new version' }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1));
     const sent = calls.find((c) => c.method === 'PUT')!.body as PassportData;
-    expect(sent.importer).toEqual({ visibility: 'public', name: '<b>Importer</b>', eori: 'DE12' });
+    expect(sent.importer).toEqual({
+      visibility: 'public',
+      field_visibility: {},
+      name: '<b>Importer</b>',
+      eori: 'DE12',
+    });
     expect(sent.materials).toEqual({
       visibility: 'public',
       items: [{ name: 'Leather', share_percent: 60 }],
+    });
+  });
+
+  it('sets each field and entry public or restricted on its own', async () => {
+    const { user, calls } = setup();
+    const form = await screen.findByRole('form', { name: 'Passport' });
+    const importer = within(within(form).getByRole('region', { name: 'Importer' }));
+    const sectionSwitch = importer.getByRole('checkbox', { name: 'Public by default (Importer)' });
+    const contact = importer.getByRole('checkbox', { name: 'Public (Importer: Contact)' });
+    // Every field shows its section's visibility until it has its own.
+    expect(sectionSwitch).toBeChecked();
+    expect(importer.getByRole('checkbox', { name: 'Public (Importer: Name)' })).toBeChecked();
+    expect(contact).toBeChecked();
+    await user.click(contact);
+    expect(contact).not.toBeChecked();
+    // The section goes restricted: its fields follow, but the one with its
+    // own visibility stays as it is; a field may then be public on its own.
+    await user.click(sectionSwitch);
+    expect(importer.getByRole('checkbox', { name: 'Public (Importer: Name)' })).not.toBeChecked();
+    await user.click(importer.getByRole('checkbox', { name: 'Public (Importer: EORI number)' }));
+
+    const manufacturer = within(within(form).getByRole('region', { name: 'Manufacturer' }));
+    await user.click(
+      manufacturer.getByRole('checkbox', { name: 'Public by default (Manufacturer)' }),
+    );
+    await user.click(
+      manufacturer.getByRole('checkbox', { name: 'Public (Manufacturer: Facility identifiers)' }),
+    );
+
+    const manuals = within(within(form).getByRole('region', { name: 'User manuals' }));
+    await user.click(manuals.getByRole('button', { name: 'Add' }));
+    await user.type(manuals.getByRole('textbox', { name: 'Title' }), 'Manual');
+    await user.type(
+      manuals.getByRole('textbox', { name: 'Link (https://)' }),
+      'https://example.com/m',
+    );
+    const entry = manuals.getByRole('checkbox', { name: 'Public (User manuals 1)' });
+    expect(entry).not.toBeChecked();
+    await user.click(entry);
+    expect(entry).toBeChecked();
+
+    await user.click(within(form).getByRole('button', { name: 'Save as a new version' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1));
+    const sent = calls.find((c) => c.method === 'PUT')!.body as PassportData;
+    expect(sent.importer).toEqual({
+      visibility: 'restricted',
+      field_visibility: { eori: 'public' },
+      name: '<b>Importer</b>',
+    });
+    expect(sent.manufacturer).toEqual({
+      visibility: 'public',
+      field_visibility: { facility_ids: 'restricted' },
+      facility_ids: [],
+    });
+    expect(sent.user_manuals).toEqual({
+      visibility: 'restricted',
+      items: [{ title: 'Manual', url: 'https://example.com/m', visibility: 'public' }],
     });
   });
 
@@ -97,6 +171,9 @@ describe('PassportPage', () => {
     await user.click(await screen.findByRole('button', { name: 'View version 1' }));
     const old = await screen.findByRole('region', { name: 'Version 1 (read-only)' });
     expect(await within(old).findByText('Old way')).toBeInTheDocument();
+    // A field whose visibility is its own is marked with it.
+    const eori = within(old).getByText('DE12');
+    expect(within(eori).getByText('Public')).toBeInTheDocument();
     expect(within(old).queryByRole('textbox')).toBeNull();
   });
 });
