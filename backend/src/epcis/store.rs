@@ -105,18 +105,29 @@ pub async fn find_event(
     .await
 }
 
-/// The containers (parentIDs) the product's units were packed into, at
-/// most `limit`.
+/// The containers (parentIDs) the product's units were packed into, and
+/// those these were packed into (up to four levels), at most `limit`.
 pub async fn containers_of(
     conn: &mut PgConnection,
     gtin: &str,
     limit: i64,
 ) -> Result<Vec<String>, sqlx::Error> {
     sqlx::query_scalar(
-        "SELECT DISTINCT parent_id FROM epcis_events
-         WHERE event_type = 'AggregationEvent' AND parent_id IS NOT NULL
-           AND gtins @> ARRAY[$1::text]
-         ORDER BY parent_id
+        "WITH RECURSIVE packed (id, depth) AS (
+             SELECT parent_id, 1 FROM epcis_events
+             WHERE event_type = 'AggregationEvent' AND parent_id IS NOT NULL
+               AND gtins @> ARRAY[$1::text]
+           UNION
+             -- The containers those were packed into (cases into pallets,
+             -- pallets into containers), a few levels up at most.
+             SELECT e.parent_id, packed.depth + 1
+             FROM packed JOIN epcis_events e
+               ON e.event_type = 'AggregationEvent' AND e.parent_id IS NOT NULL
+              AND e.ids @> ARRAY[packed.id]
+             WHERE packed.depth < 4
+         )
+         SELECT DISTINCT id FROM packed
+         ORDER BY id
          LIMIT $2",
     )
     .bind(gtin)

@@ -320,6 +320,77 @@ async fn recorded_steps_and_scans_make_the_journey_and_traceability() {
     assert_eq!(status, StatusCode::FORBIDDEN);
 }
 
+/// Cases packed into a pallet: the pallet's shipping is the product's
+/// journey too, and traceability names both containers.
+#[tokio::test]
+async fn containers_packed_into_containers_are_followed() {
+    const PALLET: &str = "106141412345678915";
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (product_id, skuid, _) = product(&admin).await;
+    codes(&admin, &product_id, 2, "L7").await;
+    let (status, packed) = admin
+        .post(
+            "/api/epcis/steps",
+            json!({"step": "packing", "skuid": skuid, "lot": "L7", "quantity": 2,
+                   "container": SSCC, "location": GLN, "event_time": "2026-02-01T10:00:00Z"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{packed}");
+    // The case onto a pallet (captured from a warehouse system).
+    let pallet_packing = json!({
+        "@context": ["https://ref.gs1.org/standards/epcis/epcis-context.jsonld"],
+        "type": "EPCISDocument",
+        "schemaVersion": "2.0",
+        "creationDate": "2026-02-01T12:00:00Z",
+        "epcisBody": {"eventList": [{
+            "type": "AggregationEvent",
+            "eventID": format!("urn:uuid:{}", uuid::Uuid::new_v4()),
+            "eventTime": "2026-02-01T12:00:00Z",
+            "eventTimeZoneOffset": "+00:00",
+            "action": "ADD",
+            "parentID": format!("https://id.gs1.org/00/{PALLET}"),
+            "childEPCs": [format!("https://id.gs1.org/00/{SSCC}")],
+            "bizStep": "packing"
+        }]}
+    });
+    let (status, captured) = admin.post("/api/epcis/capture", pallet_packing).await;
+    assert_eq!(status, StatusCode::CREATED, "{captured}");
+    let (status, shipped) = admin
+        .post(
+            "/api/epcis/steps",
+            json!({"step": "shipping", "skuid": skuid, "container": PALLET, "location": GLN,
+                   "event_time": "2026-02-02T10:00:00Z"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{shipped}");
+
+    let (status, t) = admin.get(&format!("/api/traceability?skuid={skuid}")).await;
+    assert_eq!(status, StatusCode::OK, "{t}");
+    let containers: Vec<&str> = t["downstream"]["containers"]
+        .as_array()
+        .or_else(|| t["containers"].as_array())
+        .unwrap_or_else(|| panic!("{t}"))
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert!(
+        containers.contains(&format!("https://id.gs1.org/00/{SSCC}").as_str())
+            && containers.contains(&format!("https://id.gs1.org/00/{PALLET}").as_str()),
+        "{t}"
+    );
+    let (status, journey) = admin
+        .get(&format!("/api/product-journey?skuid={skuid}"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{journey}");
+    let text = journey.to_string();
+    assert!(
+        text.contains("shipping") && text.contains(PALLET),
+        "the pallet's shipping is the product's journey: {journey}"
+    );
+}
+
 #[tokio::test]
 async fn bad_steps_get_clear_errors_and_store_nothing() {
     let app = TestApp::spawn().await;
