@@ -10,6 +10,7 @@ pub mod guard;
 pub mod health;
 pub mod input;
 pub mod operations;
+pub mod rate_limit;
 pub mod security;
 pub mod startup;
 pub mod state;

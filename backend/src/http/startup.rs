@@ -72,9 +72,9 @@ impl Application {
             Some(path) => Some(crate::scans::geo::IpPlaces::open(path)?),
             None => None,
         };
-        let scan_limiter = crate::scans::resolver::ScanLimiter::new(settings.scan_rate_per_minute);
+        let scan_limiter = crate::http::rate_limit::RateLimiter::new(settings.scan_rate_per_minute);
         let locate_limiter =
-            crate::scans::resolver::ScanLimiter::new(settings.locate_rate_per_minute);
+            crate::http::rate_limit::RateLimiter::new(settings.locate_rate_per_minute);
         let review_key = crate::reviews::TokenKey::derive(settings.db_role_secret.expose());
         let state = Arc::new(AppState {
             cookie_key: cookie_key(&settings)?,
@@ -90,7 +90,7 @@ impl Application {
             scan_limiter,
             gtin_holders: crate::scans::holders::GtinHolders::default(),
             scan_writers: crate::scans::ingest::ScanWriters::default(),
-            review_limiter: crate::scans::resolver::ScanLimiter::new(10),
+            review_limiter: crate::http::rate_limit::RateLimiter::new(10),
             locate_limiter,
             review_key,
         });

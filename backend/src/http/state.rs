@@ -29,16 +29,16 @@ pub struct AppState {
     /// The offline IP database that places scans (`GEOIP_MMDB`), if any.
     pub ip_places: Option<crate::scans::geo::IpPlaces>,
     /// The public resolver's per-address limit.
-    pub scan_limiter: crate::scans::resolver::ScanLimiter,
+    pub scan_limiter: crate::http::rate_limit::RateLimiter,
     /// Which brand holds a GTIN (the resolver's lookup, remembered briefly).
     pub gtin_holders: crate::scans::holders::GtinHolders,
     /// The brands' scan writers (people's scans are written in batches).
     pub scan_writers: crate::scans::ingest::ScanWriters,
     /// Reviews one address may send per minute.
-    pub review_limiter: crate::scans::resolver::ScanLimiter,
+    pub review_limiter: crate::http::rate_limit::RateLimiter,
     /// Places one address may share per minute (`POST /r/locate`,
     /// `settings.locate_rate_per_minute`).
-    pub locate_limiter: crate::scans::resolver::ScanLimiter,
+    pub locate_limiter: crate::http::rate_limit::RateLimiter,
     /// Signs the review tokens of scans (derived from `DB_ROLE_SECRET`).
     pub review_key: crate::reviews::TokenKey,
 }

@@ -9,10 +9,7 @@
 //! resolver answers 429, except for the first scan of a genuine code, which
 //! is never refused (a person holding a new pack always gets their answer).
 
-use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use poem::http::{Method, StatusCode, header};
@@ -26,48 +23,6 @@ use super::store;
 use super::{AgentClass, DigitalLink, Place, Verdict, classify_agent};
 use crate::codes::Serial;
 use crate::http::state::SharedState;
-
-/// A token bucket per client address.
-pub struct ScanLimiter {
-    per_minute: f64,
-    buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
-}
-
-/// Addresses remembered at most; beyond it, idle ones are forgotten.
-const MAX_TRACKED: usize = 100_000;
-
-impl ScanLimiter {
-    pub fn new(per_minute: u32) -> Self {
-        Self {
-            per_minute: f64::from(per_minute.max(1)),
-            buckets: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// Takes a token for `ip`; false when its bucket is empty.
-    pub fn allow(&self, ip: Option<IpAddr>) -> bool {
-        let Some(ip) = ip else { return true };
-        let now = Instant::now();
-        let Ok(mut buckets) = self.buckets.lock() else {
-            return true;
-        };
-        if buckets.len() >= MAX_TRACKED {
-            let idle = Duration::from_secs(120);
-            buckets.retain(|_, (_, seen)| now.duration_since(*seen) < idle);
-        }
-        let capacity = self.per_minute;
-        let (tokens, seen) = buckets.entry(ip).or_insert((capacity, now));
-        let refill = now.duration_since(*seen).as_secs_f64() * capacity / 60.0;
-        *tokens = (*tokens + refill).min(capacity);
-        *seen = now;
-        if *tokens >= 1.0 {
-            *tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
 
 #[derive(Serialize)]
 struct ProductJson<'a> {
