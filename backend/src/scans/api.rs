@@ -5,6 +5,7 @@
 //! answers take the same time with ten thousand scans or ten million.
 
 use chrono::{Duration, NaiveDate, Utc};
+use futures_util::StreamExt;
 use poem::http::StatusCode;
 use poem::web::Data;
 use poem_openapi::param::Query;
@@ -262,6 +263,30 @@ pub const COMPANY_ID_REQUIRED: &str = "company_id is required";
 const MAX_DAYS: i64 = 731;
 /// The most scans the platform admins' list shows.
 const ADMIN_LIST_LIMIT: i64 = 200;
+
+/// Brands read at once for the platform admins' list.
+const ADMIN_BRANDS_AT_ONCE: usize = 4;
+
+fn admin_scan(tenant: &TenantRef, name: &str, s: store::RecentScan) -> AdminScan {
+    let loc = match (s.lat, s.lon) {
+        (Some(lat), Some(lon)) => format!("{lat:.4},{lon:.4}"),
+        _ => String::new(),
+    };
+    AdminScan {
+        id: s.id.to_string(),
+        brand_id: tenant.client_id.clone(),
+        brand_name: name.to_owned(),
+        scanned_at: s.scanned_at,
+        verdict: Verdict::parse(&s.verdict).unwrap_or(Verdict::NotRecognised),
+        product_name: s.product_name.unwrap_or_default(),
+        geolocation: Geolocation {
+            loc,
+            country: s.country,
+            city: s.city,
+            region: s.region,
+        },
+    }
+}
 
 /// A dashboard range: `to` defaults to today, `from` to 29 days before it;
 /// in order, at most [`MAX_DAYS`] days.
@@ -669,29 +694,28 @@ impl ScansApi {
         let brands = store::active_brands(&state.db.platform, brand_id)
             .await
             .map_err(ApiError::internal)?;
+        // Each brand's newest scans, a few brands at a time (each on its own
+        // connection), then the newest of all.
+        let per_brand: Vec<Result<Vec<AdminScan>, ApiError>> = futures_util::stream::iter(brands)
+            .map(|(tenant, name)| {
+                let state = &*state;
+                async move {
+                    let mut conn = state.db.read_tenant(&tenant).await?;
+                    let scans = store::recent(&mut conn, ADMIN_LIST_LIMIT).await?;
+                    Ok::<_, ApiError>(
+                        scans
+                            .into_iter()
+                            .map(|s| admin_scan(&tenant, &name, s))
+                            .collect(),
+                    )
+                }
+            })
+            .buffer_unordered(ADMIN_BRANDS_AT_ONCE)
+            .collect()
+            .await;
         let mut all = Vec::new();
-        for (tenant, name) in brands {
-            let mut conn = state.db.read_tenant(&tenant).await?;
-            for s in store::recent(&mut conn, ADMIN_LIST_LIMIT).await? {
-                let loc = match (s.lat, s.lon) {
-                    (Some(lat), Some(lon)) => format!("{lat:.4},{lon:.4}"),
-                    _ => String::new(),
-                };
-                all.push(AdminScan {
-                    id: s.id.to_string(),
-                    brand_id: tenant.client_id.clone(),
-                    brand_name: name.clone(),
-                    scanned_at: s.scanned_at,
-                    verdict: Verdict::parse(&s.verdict).unwrap_or(Verdict::NotRecognised),
-                    product_name: s.product_name.unwrap_or_default(),
-                    geolocation: Geolocation {
-                        loc,
-                        country: s.country,
-                        city: s.city,
-                        region: s.region,
-                    },
-                });
-            }
+        for scans in per_brand {
+            all.extend(scans?);
         }
         all.sort_by_key(|s| std::cmp::Reverse(s.scanned_at));
         all.truncate(ADMIN_LIST_LIMIT as usize);
