@@ -76,30 +76,10 @@ pub async fn find_code(
 
 // Counters that every scan adds to (the day's rollup per product and place,
 // the day's consumers, the day's bots) are split into shards (migration
-// 0010): a writer adds to a shard of its key that no other writer holds, and
-// opens a new one only when every shard is held, so parallel scans do not
-// queue behind one row. Readers sum over the shards.
-//
-// `shard!(table, key)` is the shard to add to: an existing one nobody holds
-// (now locked by this statement), else 0 when the key has no row yet, else
-// a random one of 1..31 (which may wait, rarely, for its holder).
-macro_rules! shard {
-    ($table:literal, $key:literal) => {
-        concat!(
-            "coalesce((SELECT shard FROM ",
-            $table,
-            " WHERE ",
-            $key,
-            " ORDER BY shard LIMIT 1 FOR UPDATE SKIP LOCKED),
-              CASE WHEN EXISTS (SELECT FROM ",
-            $table,
-            " WHERE ",
-            $key,
-            ")
-                   THEN (1 + floor(random() * 31))::smallint ELSE 0::smallint END)"
-        )
-    };
-}
+// 0010): a writer adds to a shard of its key that no other writer holds
+// (`scan_rollup_shard(…)` and the like, which lock it), and opens a new one
+// only when every shard is held, so parallel writers do not queue behind one
+// row. Readers sum over the shards.
 
 /// What recording a person's scan of a real code found and decided.
 #[derive(Debug)]
@@ -143,7 +123,7 @@ pub async fn write_scans(
     conn: &mut PgConnection,
     scans: &[&NewScan],
 ) -> Result<Vec<Option<Recorded>>, sqlx::Error> {
-    let rows: Vec<WrittenScan> = sqlx::query_as(concat!(
+    let rows: Vec<WrittenScan> = sqlx::query_as(
         "WITH input AS (
              SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[],
                                   $6::text[], $7::text[], $8::text[], $9::text[], $10::real[],
@@ -215,13 +195,10 @@ pub async fn write_scans(
                                            lat, lon, shard, scans, first_scans, genuine,
                                            suspicious, not_recognised)
              SELECT place.day, place.product, place.country, place.country_name, place.region,
-                    place.city, place.lat, place.lon, ",
-        shard!(
-            "scan_rollup",
-            "day = place.day AND product_id = place.product AND country = place.country
-             AND region = place.region AND city = place.city"
-        ),
-        ", place.scans, place.first_scans, place.genuine, place.suspicious,
+                    place.city, place.lat, place.lon,
+                    scan_rollup_shard(place.day, place.product, place.country, place.region,
+                                      place.city),
+                    place.scans, place.first_scans, place.genuine, place.suspicious,
                     place.not_recognised
              FROM place
              ON CONFLICT (day, product_id, country, region, city, shard) DO UPDATE SET
@@ -259,9 +236,8 @@ pub async fn write_scans(
          ), consumer_rollup_row AS (
              INSERT INTO consumer_rollup AS r (day, shard, consumers, new_consumers, sessions,
                                                session_scans)
-             SELECT consumer_day.day, ",
-        shard!("consumer_rollup", "day = consumer_day.day"),
-        ", consumer_day.consumers, consumer_day.new_consumers, consumer_day.sessions,
+             SELECT consumer_day.day, consumer_rollup_shard(consumer_day.day),
+                    consumer_day.consumers, consumer_day.new_consumers, consumer_day.sessions,
                     consumer_day.session_scans
              FROM consumer_day WHERE consumer_day.session_scans > 0
              ON CONFLICT (day, shard) DO UPDATE SET
@@ -276,8 +252,8 @@ pub async fn write_scans(
          FROM input i
          JOIN scan ON scan.consumer_id = i.consumer
          LEFT JOIN code USING (ord)
-         LEFT JOIN state ON state.serial = code.serial"
-    ))
+         LEFT JOIN state ON state.serial = code.serial",
+    )
     .bind(scans.iter().map(|s| s.serial).collect::<Vec<_>>())
     .bind(scans.iter().map(|s| s.gtin.as_str()).collect::<Vec<_>>())
     .bind(scans.iter().map(|s| s.lot.as_deref()).collect::<Vec<_>>())
@@ -352,13 +328,12 @@ pub async fn consumer_days(
 
 /// Counts a bot's or link preview's hit (today, UTC).
 pub async fn count_bot(conn: &mut PgConnection) -> Result<(), sqlx::Error> {
-    sqlx::query(concat!(
+    sqlx::query(
         "INSERT INTO scan_bots AS b (day, shard, hits)
-         VALUES ((now() AT TIME ZONE 'UTC')::date, ",
-        shard!("scan_bots", "day = (now() AT TIME ZONE 'UTC')::date"),
-        ", 1)
-         ON CONFLICT (day, shard) DO UPDATE SET hits = b.hits + 1"
-    ))
+         VALUES ((now() AT TIME ZONE 'UTC')::date,
+                 scan_bots_shard((now() AT TIME ZONE 'UTC')::date), 1)
+         ON CONFLICT (day, shard) DO UPDATE SET hits = b.hits + 1",
+    )
     .execute(conn)
     .await?;
     Ok(())
