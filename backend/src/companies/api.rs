@@ -117,7 +117,7 @@ impl CompaniesApi {
             cin.as_str(),
             name.as_str(),
             address.as_str(),
-            caller.session.account_id,
+            Some(caller.session.account_id),
         )
         .await
         .map_err(|err| match unique_violation(&err) {

@@ -21,7 +21,7 @@ pub async fn insert(
     cin: &str,
     name: &str,
     registered_address: &str,
-    by: Uuid,
+    by: Option<Uuid>,
 ) -> Result<Company, sqlx::Error> {
     sqlx::query_as(
         "INSERT INTO companies (id, cin, name, registered_address, created_by)
