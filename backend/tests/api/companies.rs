@@ -350,13 +350,11 @@ async fn a_product_is_linked_only_to_a_company_of_its_own_organisation() {
                 json!({"product_name": "P", "skuid": unique("SKU"), "gtin": gtin(), "company_id": company}),
             )
             .await;
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
-        assert!(
-            err["error"]
-                .as_str()
-                .unwrap()
-                .contains("company_id must be one of your organisation's companies"),
-            "{err}"
+        // Well formed, naming nothing of the caller's: a 409 (not a 400).
+        assert_eq!(status, StatusCode::CONFLICT, "{err}");
+        assert_eq!(
+            err["error"],
+            "No such company in your organisation: company_id must name one of its companies (see the company list)."
         );
         assert!(!err.to_string().contains(&foreign));
     }
@@ -377,7 +375,7 @@ async fn a_product_is_linked_only_to_a_company_of_its_own_organisation() {
     assert!(q.get("company_id").is_none(), "{q}");
     let path = format!("/api/products/{}", other.id);
     let (status, err) = admin.patch(&path, json!({"company_id": foreign})).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
+    assert_eq!(status, StatusCode::CONFLICT, "{err}");
     let (status, q) = admin.patch(&path, json!({"company_id": own})).await;
     assert_eq!(status, StatusCode::OK, "{q}");
     assert_eq!(q["company_id"], own);

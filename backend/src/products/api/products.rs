@@ -123,14 +123,15 @@ fn conflict(err: sqlx::Error) -> ApiError {
     }
 }
 
-/// Refuses a company id that is not one of the organisation's companies.
+/// Refuses a company id that is not one of the organisation's companies: a
+/// 409 (the request is well formed; the organisation has no such company,
+/// so it conflicts with the organisation's state). Not a 404: the product
+/// the path names exists.
 async fn check_company(tx: &mut TenantTx, company: Option<Uuid>) -> Result<(), ApiError> {
     match company {
-        Some(id) if !crate::companies::store::exists(tx, id).await? => {
-            Err(ApiError::invalid_input(
-                "company_id must be one of your organisation's companies (see the company list).",
-            ))
-        }
+        Some(id) if !crate::companies::store::exists(tx, id).await? => Err(ApiError::conflict(
+            "No such company in your organisation: company_id must name one of its companies (see the company list).",
+        )),
         _ => Ok(()),
     }
 }
