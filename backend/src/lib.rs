@@ -12,7 +12,7 @@
 //! `api.rs` or `api/`: its operations; `store.rs`: its SQL):
 //! `accounts` (organisation users, the user's own profile and preferences),
 //! `audit`, `auth` (sign-in, sessions), `codes` (serialized codes: jobs,
-//! downloads), `epcis` (EPCIS 2.0 events: capture, export, the product journey and
+//! downloads), `companies` (a client's companies by CIN and their overview), `epcis` (EPCIS 2.0 events: capture, export, the product journey and
 //! traceability), `labels` (templates, previews, print jobs), `organisation`, `passports`
 //! (digital product passports and their versions), `products`,
 //! `reviews` (consumers' reviews from the scan page), `scans` (the public resolver, scan
@@ -33,6 +33,7 @@ pub mod accounts;
 pub mod audit;
 pub mod auth;
 pub mod codes;
+pub mod companies;
 pub mod epcis;
 pub mod organisation;
 pub mod passports;

@@ -34,6 +34,9 @@ checks, get the same treatment for the bodies the generator means as valid
 - a passport section's `field_visibility` names only the section's fields:
   other names (the contract lists the fields but, as poem-openapi cannot say
   `additionalProperties: false`, does not forbid others) are left out.
+- a company's CIN carries a year of incorporation no later than the current
+  one (the contract's pattern allows up to 2099): a later year becomes the
+  current year.
 (File contents, a CSV import or an image, are not rewritten here: see
 schemathesis.toml.)
 
@@ -298,9 +301,24 @@ def valid_passport(body):
     return body
 
 
+# A CIN as the contract's pattern gives it: the year is characters 9 to 12.
+CIN_SHAPE = re.compile(r"^[LU][0-9]{5}[A-Z]{2}([0-9]{4})[A-Z]{3}[0-9]{6}$")
+
+
+def valid_cin(cin):
+    from datetime import date
+
+    match = CIN_SHAPE.match(cin) if isinstance(cin, str) else None
+    if not match or int(match.group(1)) <= date.today().year:
+        return cin
+    return cin[:8] + str(date.today().year) + cin[12:]
+
+
 def mapped(body):
     if not isinstance(body, dict):
         return body
+    if "cin" in body:
+        body = {**body, "cin": valid_cin(body["cin"])}
     if "step" in body and "location" in body:
         body = valid_step(body)
     if "substances_of_concern" in body or "materials" in body or PASSPORT_FIELDS.keys() & body.keys():

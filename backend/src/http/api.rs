@@ -10,6 +10,7 @@ use crate::accounts::api::me::MeApi;
 use crate::accounts::api::users::UsersApi;
 use crate::auth::api::AuthApi;
 use crate::codes::api::CodesApi;
+use crate::companies::api::CompaniesApi;
 use crate::epcis::api::EpcisApi;
 use crate::http::health::HealthApi;
 use crate::labels::api::LabelsApi;
@@ -37,7 +38,7 @@ pub type Apis = (
         CodesApi,
         LabelsApi,
     ),
-    (ScansApi, ReviewsApi, EpcisApi, PassportsApi),
+    (ScansApi, ReviewsApi, EpcisApi, PassportsApi, CompaniesApi),
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {

@@ -38,4 +38,7 @@ pub enum ApiTags {
     /// Digital product passports (EU ESPR Annex III data) of products and
     /// lots, their versions and completeness.
     Passports,
+    /// A client's companies, identified by their Corporate Identification
+    /// Number (CIN), and each one's products, batches and codes.
+    Companies,
 }

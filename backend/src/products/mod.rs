@@ -45,6 +45,10 @@ pub struct Product {
     /// When it was deleted (archived); absent while it is active.
     #[oai(skip_serializing_if_is_none)]
     pub archived_at: Option<DateTime<Utc>>,
+    /// The company of the organisation it belongs to (clients that operate
+    /// several companies, issue 10); absent when none.
+    #[oai(skip_serializing_if_is_none)]
+    pub company_id: Option<Uuid>,
 }
 
 /// An attribute's name: 1 to 60 characters once trimmed, plain text.

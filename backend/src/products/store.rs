@@ -16,6 +16,8 @@ pub struct ProductFields<'a> {
     pub product_description: Option<&'a str>,
     /// The whole list, as JSON (from [`super::Attributes::to_json`]).
     pub attributes: Option<serde_json::Value>,
+    /// The company it belongs to (checked to be one of the organisation's).
+    pub company_id: Option<Uuid>,
 }
 
 /// The organisation's product limit; its tenant row stays locked until the
@@ -66,10 +68,10 @@ pub async fn insert(
     by: Uuid,
 ) -> Result<Product, sqlx::Error> {
     sqlx::query_as(
-        "INSERT INTO products (id, product_name, skuid, gtin, category, product_description, created_by, attributes)
-         VALUES ($1, $2, $3, $4, coalesce($5, ''), coalesce($6, ''), $7, coalesce($8, '[]'::jsonb))
+        "INSERT INTO products (id, product_name, skuid, gtin, category, product_description, created_by, attributes, company_id)
+         VALUES ($1, $2, $3, $4, coalesce($5, ''), coalesce($6, ''), $7, coalesce($8, '[]'::jsonb), $9)
          RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
-                sample_qr_id, created_at, updated_at, archived_at",
+                sample_qr_id, created_at, updated_at, archived_at, company_id",
     )
     .bind(Uuid::new_v4())
     .bind(fields.product_name)
@@ -79,6 +81,7 @@ pub async fn insert(
     .bind(fields.product_description)
     .bind(by)
     .bind(&fields.attributes)
+    .bind(fields.company_id)
     .fetch_one(conn)
     .await
 }
@@ -87,7 +90,7 @@ pub async fn insert(
 pub async fn list_active(conn: &mut PgConnection) -> Result<Vec<Product>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
-                sample_qr_id, created_at, updated_at, archived_at FROM products WHERE archived_at IS NULL ORDER BY created_at DESC, id",
+                sample_qr_id, created_at, updated_at, archived_at, company_id FROM products WHERE archived_at IS NULL ORDER BY created_at DESC, id",
     )
     .fetch_all(conn)
     .await
@@ -97,7 +100,7 @@ pub async fn list_active(conn: &mut PgConnection) -> Result<Vec<Product>, sqlx::
 pub async fn find(conn: &mut PgConnection, id: Uuid) -> Result<Option<Product>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
-                sample_qr_id, created_at, updated_at, archived_at FROM products WHERE id = $1",
+                sample_qr_id, created_at, updated_at, archived_at, company_id FROM products WHERE id = $1",
     )
     .bind(id)
     .fetch_optional(conn)
@@ -111,7 +114,7 @@ pub async fn lock_active(
 ) -> Result<Option<Product>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
-                sample_qr_id, created_at, updated_at, archived_at FROM products WHERE id = $1 AND archived_at IS NULL FOR UPDATE",
+                sample_qr_id, created_at, updated_at, archived_at, company_id FROM products WHERE id = $1 AND archived_at IS NULL FOR UPDATE",
     )
     .bind(id)
     .fetch_optional(conn)
@@ -132,9 +135,10 @@ pub async fn update(
              category = coalesce($5, category),
              product_description = coalesce($6, product_description),
              attributes = coalesce($7, attributes),
+             company_id = coalesce($8, company_id),
              updated_at = now()
          WHERE id = $1 RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
-                sample_qr_id, created_at, updated_at, archived_at",
+                sample_qr_id, created_at, updated_at, archived_at, company_id",
     )
     .bind(id)
     .bind(fields.product_name)
@@ -143,6 +147,7 @@ pub async fn update(
     .bind(fields.category)
     .bind(fields.product_description)
     .bind(&fields.attributes)
+    .bind(fields.company_id)
     .fetch_one(conn)
     .await
 }
@@ -152,7 +157,7 @@ pub async fn archive(conn: &mut PgConnection, id: Uuid) -> Result<Option<Product
     sqlx::query_as(
         "UPDATE products SET archived_at = now(), updated_at = now()
          WHERE id = $1 AND archived_at IS NULL RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
-                sample_qr_id, created_at, updated_at, archived_at",
+                sample_qr_id, created_at, updated_at, archived_at, company_id",
     )
     .bind(id)
     .fetch_optional(conn)
@@ -168,7 +173,7 @@ pub async fn add_image(
     sqlx::query_as(
         "UPDATE products SET image_urls = array_append(image_urls, $2), updated_at = now()
          WHERE id = $1 RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
-                sample_qr_id, created_at, updated_at, archived_at",
+                sample_qr_id, created_at, updated_at, archived_at, company_id",
     )
     .bind(id)
     .bind(url)
@@ -185,7 +190,7 @@ pub async fn remove_image(
     sqlx::query_as(
         "UPDATE products SET image_urls = array_remove(image_urls, $2), updated_at = now()
          WHERE id = $1 RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
-                sample_qr_id, created_at, updated_at, archived_at",
+                sample_qr_id, created_at, updated_at, archived_at, company_id",
     )
     .bind(id)
     .bind(url)

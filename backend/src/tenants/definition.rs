@@ -22,6 +22,18 @@ pub struct TenantFile {
     #[serde(default)]
     pub modules: Vec<String>,
     pub accounts: Vec<AccountEntry>,
+    /// Companies the tenant operates (client A's CIN selector), checked as
+    /// `createCompany` checks them.
+    #[serde(default)]
+    pub companies: Vec<CompanyEntry>,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct CompanyEntry {
+    pub cin: String,
+    pub name: String,
+    pub registered_address: String,
 }
 
 #[derive(Deserialize, Debug, Clone)]

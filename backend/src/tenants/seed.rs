@@ -9,7 +9,9 @@ use super::{FirstAccount, Onboarding, onboard, store};
 use crate::accounts::{Email, NewAccount, PersonName, Role};
 use crate::audit::{self, Actor};
 use crate::auth::password::Passwords;
+use crate::companies::{Cin, CompanyName, RegisteredAddress};
 use crate::db::DbRoles;
+use crate::db::provision::{enter_as_tenant, leave_tenant};
 
 /// Seeds every demo tenant and platform admin when the database holds no
 /// tenant yet; returns how many accounts it created (0: nothing seeded).
@@ -60,9 +62,28 @@ pub async fn seed_demo_if_empty(
             .prepare(&passwords)
             .await
             .map_err(|e| fail(e.message))?;
-        onboard(&mut tx, roles, &prepared, &actor)
+        let tenant = onboard(&mut tx, roles, &prepared, &actor)
             .await
             .map_err(|e| fail(e.message))?;
+        if !t.companies.is_empty() {
+            enter_as_tenant(&mut tx, &tenant).await?;
+            for c in &t.companies {
+                let cin = Cin::parse(&c.cin).map_err(|e| fail(e.message))?;
+                let name = CompanyName::parse(&c.name).map_err(|e| fail(e.message))?;
+                let address =
+                    RegisteredAddress::parse(&c.registered_address).map_err(|e| fail(e.message))?;
+                crate::companies::store::insert(
+                    &mut tx,
+                    uuid::Uuid::new_v4(),
+                    cin.as_str(),
+                    name.as_str(),
+                    address.as_str(),
+                    None,
+                )
+                .await?;
+            }
+            leave_tenant(&mut tx).await?;
+        }
     }
     let hash = passwords.hash(password).await?;
     for a in &platform.accounts {

@@ -51,6 +51,10 @@ enum Allowed {
     BrandAdmins,
     /// Every member of a brand, and platform admins (who name the brand).
     BrandMembersAndPlatform,
+    /// Client A's admins and employees (its /clientA area), nobody else.
+    ClientAMembers,
+    /// Client A's admins only.
+    ClientAAdmins,
 }
 
 fn allowed(rule: Allowed, who: Who) -> bool {
@@ -71,6 +75,9 @@ fn allowed(rule: Allowed, who: Who) -> bool {
             who,
             Who::BrandAdmin | Who::BrandManager | Who::BrandWorker | Who::PlatformAdmin
         ),
+        // The walk's client is client A.
+        Allowed::ClientAMembers => matches!(who, Who::ClientAdmin | Who::ClientEmployee),
+        Allowed::ClientAAdmins => who == Who::ClientAdmin,
     }
 }
 
@@ -246,6 +253,15 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
                 Some(json!({"type": "EPCISDocument"})),
             ),
         ),
+        ("listCompanies", (Allowed::ClientAMembers, None)),
+        (
+            "createCompany",
+            (
+                Allowed::ClientAAdmins,
+                Some(json!({"cin": "", "name": "", "registered_address": ""})),
+            ),
+        ),
+        ("getCompanyOverview", (Allowed::ClientAMembers, None)),
     ])
 }
 

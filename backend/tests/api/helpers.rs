@@ -329,24 +329,35 @@ pub async fn assert_isolated(
 ) {
     let (a, b) = (app.brand().await, app.brand().await);
     let (a, b) = (app.login(&a.admin).await, app.login(&b.admin).await);
-    let marker = create_in_a(&a).await;
+    assert_isolated_between(&a, &b, create_in_a, probe).await;
+}
+
+/// [`assert_isolated`] between two tenants the test chose (signed in): for
+/// operations that brands may not call (client A's companies).
+pub async fn assert_isolated_between(
+    a: &Client,
+    b: &Client,
+    create_in_a: impl AsyncFnOnce(&Client) -> String,
+    probe: impl AsyncFn(&Client, &str) -> Answers,
+) {
+    let marker = create_in_a(a).await;
     assert!(!marker.is_empty(), "the marker must be some text");
     let shows = |answers: &Answers| {
         answers
             .iter()
             .any(|(_, body)| body.to_string().contains(&marker))
     };
-    let seen_by_a = probe(&a, &marker).await;
+    let seen_by_a = probe(a, &marker).await;
     assert!(
         shows(&seen_by_a),
         "the probe does not find '{marker}' even in its own tenant: {seen_by_a:?}"
     );
-    let seen_by_b = probe(&b, &marker).await;
+    let seen_by_b = probe(b, &marker).await;
     assert!(
         !shows(&seen_by_b),
         "another tenant sees '{marker}': {seen_by_b:?}"
     );
-    let still = probe(&a, &marker).await;
+    let still = probe(a, &marker).await;
     assert!(
         shows(&still),
         "after another tenant's probe, '{marker}' is gone from its own tenant: {still:?}"

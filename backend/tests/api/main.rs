@@ -8,6 +8,7 @@ mod helpers;
 mod access;
 mod auth;
 mod codes;
+mod companies;
 mod contract;
 mod epcis;
 mod headers;

@@ -442,6 +442,26 @@ async fn the_demo_seed_onboards_every_listed_account_once() {
             assert_eq!(c.user["role"].as_str(), a.role.as_deref(), "{}", a.email);
             assert_eq!(c.user["clientId"], t.client_id.as_str(), "{}", a.email);
         }
+        // The companies listed (client A's) are there, as its admins see them.
+        if !t.companies.is_empty() {
+            let admin = t
+                .accounts
+                .iter()
+                .find(|a| a.role.as_deref() == Some("admin"));
+            let c = app.login_with(&admin.unwrap().email, password).await;
+            let (status, list) = c.get("/api/companies").await;
+            assert_eq!(status, reqwest::StatusCode::OK, "{list}");
+            let mut cins: Vec<_> = list["companies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["cin"].as_str().unwrap().to_string())
+                .collect();
+            let mut listed: Vec<_> = t.companies.iter().map(|c| c.cin.clone()).collect();
+            cins.sort();
+            listed.sort();
+            assert_eq!(cins, listed, "{}", t.client_id);
+        }
     }
     for a in &platform.accounts {
         let c = app.login_with(&a.email, password).await;

@@ -90,11 +90,20 @@ describe('routes and guards', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/unauthorized'));
   });
 
-  it('lets a clientA employee into /clientA/dashboard, which is honestly not available yet', async () => {
+  it('lets a clientA employee into /clientA/dashboard, the CIN selector', async () => {
     signInAs(clientAEmployee);
+    mockApi({ 'GET /api/companies': () => json(200, { companies: [] }) });
     const router = renderAt('/clientA/dashboard');
-    expect(await screen.findByTestId('not-available')).toHaveTextContent('Not available yet');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Client A dashboard' }),
+    ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/clientA/dashboard');
+  });
+
+  it('shows /clientA/reports as honestly not available yet', async () => {
+    signInAs(clientAEmployee);
+    renderAt('/clientA/reports');
+    expect(await screen.findByTestId('not-available')).toHaveTextContent('Not available yet');
   });
 
   it('matches routes case-insensitively', async () => {

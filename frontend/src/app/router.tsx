@@ -86,7 +86,7 @@ export const routes: RouteObject[] = [
                 element: <AccessGuard clientArea="clientA" />,
                 children: [
                   { index: true, element: <Navigate to={paths.clientA.root.href()} replace /> },
-                  planned('dashboard', 'clientADashboard'),
+                  { path: 'dashboard', lazy: () => import('./routes/client-a-dashboard') },
                   planned('reports', 'clientAReports'),
                   { path: '*', element: toNotFound },
                 ],

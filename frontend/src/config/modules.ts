@@ -39,10 +39,6 @@ export const plannedModules = {
     title: 'Batch update (manual entry)',
     summary: 'Enter batch data for Client B’s codes by hand.',
   },
-  clientADashboard: {
-    title: 'Client A dashboard',
-    summary: 'Choose a product by its CIN to see and work with its codes.',
-  },
   clientAReports: { title: 'Client A reports', summary: 'Upload report files for Client A.' },
   clientBDashboard: { title: 'Client B dashboard', summary: 'Upload files for Client B.' },
   processMapping: {

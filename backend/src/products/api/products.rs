@@ -8,6 +8,7 @@ use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::registry::MetaSchema;
 use poem_openapi::{Object, OpenApi};
+use uuid::Uuid;
 
 use crate::db::{TenantTx, unique_violation};
 use crate::error_responses;
@@ -55,6 +56,8 @@ pub struct NewProduct {
     pub product_description: Optional<Text<Description>>,
     /// Typed attributes (at most 50, names unique whatever the case).
     pub attributes: Optional<Vec<Attribute>>,
+    /// The company of the organisation it belongs to (`listCompanies`).
+    pub company_id: Optional<Uuid>,
 }
 
 /// The fields to change; those left out keep their values.
@@ -67,6 +70,8 @@ pub struct ProductChange {
     pub product_description: Optional<Text<Description>>,
     /// The whole new list of attributes (replaces the current one).
     pub attributes: Optional<Vec<Attribute>>,
+    /// Assigns it to this company of the organisation (`listCompanies`).
+    pub company_id: Optional<Uuid>,
 }
 
 json_response!(ProductListOk { 200 => Ok(ProductList) });
@@ -115,6 +120,19 @@ fn conflict(err: sqlx::Error) -> ApiError {
         Some("products_skuid_key") => ApiError::conflict("Another product already has this skuid."),
         Some("products_gtin_key") => ApiError::conflict("Another product already has this GTIN."),
         _ => ApiError::from(err),
+    }
+}
+
+/// Refuses a company id that is not one of the organisation's companies: a
+/// 409 (the request is well formed; the organisation has no such company,
+/// so it conflicts with the organisation's state). Not a 404: the product
+/// the path names exists.
+async fn check_company(tx: &mut TenantTx, company: Option<Uuid>) -> Result<(), ApiError> {
+    match company {
+        Some(id) if !crate::companies::store::exists(tx, id).await? => Err(ApiError::conflict(
+            "No such company in your organisation: company_id must name one of its companies (see the company list).",
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -195,6 +213,8 @@ impl ProductsApi {
             )
             .into());
         }
+        let company_id = body.company_id.as_ref().copied();
+        check_company(&mut tx, company_id).await?;
         claim(&mut tx, &gtin).await?;
         let fields = ProductFields {
             product_name: Some(name.as_str()),
@@ -203,6 +223,7 @@ impl ProductsApi {
             category: category.as_ref().map(Category::as_str),
             product_description: description.as_ref().map(Description::as_str),
             attributes,
+            company_id,
         };
         let product = store::insert(&mut tx, &fields, caller.session.account_id)
             .await
@@ -278,6 +299,8 @@ impl ProductsApi {
         let current = store::lock_active(&mut tx, id)
             .await?
             .ok_or_else(no_such_product)?;
+        let company_id = body.company_id.as_ref().copied();
+        check_company(&mut tx, company_id).await?;
         let new_gtin = gtin.as_ref().filter(|g| g.as_str() != current.gtin);
         if let Some(g) = new_gtin {
             if crate::codes::store::product_has_codes(&mut tx, id).await? {
@@ -295,6 +318,7 @@ impl ProductsApi {
             category: category.as_ref().map(Category::as_str),
             product_description: description.as_ref().map(Description::as_str),
             attributes,
+            company_id,
         };
         let product = store::update(&mut tx, id, &fields)
             .await

@@ -240,6 +240,7 @@ impl ProductTransferApi {
                 category: r.category.as_ref().map(Category::as_str),
                 product_description: r.description.as_ref().map(Description::as_str),
                 attributes: None,
+                company_id: None,
             };
             store::insert(&mut tx, &fields, caller.session.account_id).await?;
         }

@@ -1051,6 +1051,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's companies, by CIN. */
+        get: operations["listCompanies"];
+        put?: never;
+        /**
+         * Adds a company (organisation admins). Its CIN is checked part by
+         *     part, and may be used by one company of the organisation only.
+         */
+        post: operations["createCompany"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{id}/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One company's overview: its products, their batches (lots) with the
+         *     codes generated for each, and the codes generated, printed and
+         *     scanned for its products.
+         */
+        get: operations["getCompanyOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1304,6 +1346,93 @@ export interface components {
              *     out to use the app's public URL. Codes already generated keep theirs.
              */
             resolver_base?: string;
+        };
+        /**
+         * Company
+         * @description A company as the API shows it.
+         */
+        Company: {
+            /** Format: uuid */
+            id: string;
+            /** @description Its Corporate Identification Number (21 characters). */
+            cin: string;
+            /** @description Its registered name (the manufacturer's name on a Schedule H2 label). */
+            name: string;
+            /** @description Its registered address (the manufacturer's address on the label). */
+            registered_address: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * CompanyBatch
+         * @description A batch (lot) of one of the company's products.
+         */
+        CompanyBatch: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** @description The lot number (GS1 AI 10). */
+            number: string;
+            /** Format: naive-date */
+            manufactured_on?: string;
+            /** Format: naive-date */
+            expires_on?: string;
+            /**
+             * Format: int64
+             * @description Codes generated for the lot.
+             */
+            codes: number;
+        };
+        /**
+         * CompanyCodeCounts
+         * @description The codes of the company's products.
+         */
+        CompanyCodeCounts: {
+            /**
+             * Format: int64
+             * @description Serialized codes generated (by its code jobs).
+             */
+            generated: number;
+            /**
+             * Format: int64
+             * @description Labels printed by its print jobs (reprints not counted again).
+             */
+            printed: number;
+            /**
+             * Format: int64
+             * @description Distinct codes scanned at least once.
+             */
+            scanned: number;
+        };
+        /**
+         * CompanyList
+         * @description The organisation's companies, by CIN.
+         */
+        CompanyList: {
+            companies: components["schemas"]["Company"][];
+        };
+        /**
+         * CompanyOverview
+         * @description One company with its products, their batches and its codes.
+         */
+        CompanyOverview: {
+            company: components["schemas"]["Company"];
+            products: components["schemas"]["CompanyProduct"][];
+            batches: components["schemas"]["CompanyBatch"][];
+            codes: components["schemas"]["CompanyCodeCounts"];
+        };
+        /**
+         * CompanyProduct
+         * @description A product of the company, as its overview lists it.
+         */
+        CompanyProduct: {
+            /** Format: uuid */
+            id: string;
+            product_name: string;
+            skuid: string;
+            gtin: string;
         };
         /** DateAttribute */
         DateAttribute: {
@@ -1710,6 +1839,19 @@ export interface components {
             quantity: number;
             lot?: components["schemas"]["NewLot"];
         };
+        /** NewCompany */
+        NewCompany: {
+            /**
+             * @description The Corporate Identification Number: 21 capital letters and digits,
+             *     e.g. `L24230MH1950PLC008311`; each part is checked, and the year may
+             *     not be later than the current one.
+             */
+            cin: string;
+            /** @description The registered name. */
+            name: string;
+            /** @description The registered address, on one line. */
+            registered_address: string;
+        };
         /** NewLabelTemplate */
         NewLabelTemplate: {
             name: string;
@@ -1753,6 +1895,11 @@ export interface components {
             product_description?: string;
             /** @description Typed attributes (at most 50, names unique whatever the case). */
             attributes?: components["schemas"]["Attribute"][];
+            /**
+             * Format: uuid
+             * @description The company of the organisation it belongs to (`listCompanies`).
+             */
+            company_id?: string;
         };
         /** NewTenant */
         NewTenant: {
@@ -2102,6 +2249,12 @@ export interface components {
              * @description When it was deleted (archived); absent while it is active.
              */
             archived_at?: string;
+            /**
+             * Format: uuid
+             * @description The company of the organisation it belongs to (clients that operate
+             *     several companies, issue 10); absent when none.
+             */
+            company_id?: string;
         };
         /**
          * ProductChange
@@ -2115,6 +2268,11 @@ export interface components {
             product_description?: string;
             /** @description The whole new list of attributes (replaces the current one). */
             attributes?: components["schemas"]["Attribute"][];
+            /**
+             * Format: uuid
+             * @description Assigns it to this company of the organisation (`listCompanies`).
+             */
+            company_id?: string;
         };
         /** ProductCodeCount */
         ProductCodeCount: {
@@ -7084,6 +7242,185 @@ export interface operations {
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listCompanies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["CompanyList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["NewCompany"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Company"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCompanyOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["CompanyOverview"];
                 };
             };
             401: {

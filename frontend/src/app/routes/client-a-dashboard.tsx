@@ -1,0 +1,5 @@
+import { ClientADashboardPage } from '@/features/companies/components/client-a-dashboard-page';
+
+export function Component() {
+  return <ClientADashboardPage />;
+}
