@@ -9,13 +9,14 @@ use uuid::Uuid;
 use super::ingest::NewScan;
 use super::{Place, ScanSettings};
 use crate::tenants::TenantRef;
+use crate::tenants::store::TenantRefRow;
 
 /// The active tenant that holds a GTIN-14 in the platform's registry.
 pub async fn gtin_holder<'e>(
     db: impl PgExecutor<'e>,
     gtin: &str,
 ) -> anyhow::Result<Option<TenantRef>> {
-    let row: Option<(Uuid, String, String, String, String)> = sqlx::query_as(
+    let row: Option<TenantRefRow> = sqlx::query_as(
         "SELECT t.id, t.client_id, t.kind, t.schema_name, t.role_name
          FROM platform.gtins g JOIN platform.tenants t ON t.id = g.tenant_id
          WHERE g.gtin = $1 AND t.status = 'active'",
@@ -23,8 +24,7 @@ pub async fn gtin_holder<'e>(
     .bind(gtin)
     .fetch_optional(db)
     .await?;
-    row.map(|(id, c, k, s, r)| TenantRef::from_columns(id, c, &k, &s, &r))
-        .transpose()
+    row.map(TenantRefRow::into_ref).transpose()
 }
 
 /// The tenant's product with a GTIN-14 (archived ones too: their packs are
@@ -560,7 +560,13 @@ pub async fn active_brands<'e>(
     db: impl PgExecutor<'e>,
     client_id: Option<&str>,
 ) -> anyhow::Result<Vec<(TenantRef, String)>> {
-    let rows: Vec<(Uuid, String, String, String, String, String)> = sqlx::query_as(
+    #[derive(sqlx::FromRow)]
+    struct Brand {
+        #[sqlx(flatten)]
+        tenant: TenantRefRow,
+        name: String,
+    }
+    let rows: Vec<Brand> = sqlx::query_as(
         "SELECT id, client_id, kind, schema_name, role_name, name FROM platform.tenants
          WHERE kind = 'brand' AND status = 'active'
            AND ($1::text IS NULL OR lower(client_id) = lower($1))
@@ -570,7 +576,7 @@ pub async fn active_brands<'e>(
     .fetch_all(db)
     .await?;
     rows.into_iter()
-        .map(|(id, c, k, s, r, name)| Ok((TenantRef::from_columns(id, c, &k, &s, &r)?, name)))
+        .map(|b| Ok((b.tenant.into_ref()?, b.name)))
         .collect()
 }
 
