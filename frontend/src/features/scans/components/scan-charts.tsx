@@ -55,6 +55,21 @@ function axes(colors: ReturnType<typeof useColors>) {
   };
 }
 
+/** The options of a chart of days: one tooltip per day, counts from zero. */
+function perDayOptions(colors: ReturnType<typeof useColors>, stacked = false) {
+  return {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false as const,
+    interaction: { mode: 'index' as const, intersect: false },
+    plugins: { legend: { labels: { color: colors.text } } },
+    scales: {
+      x: { ...axes(colors), stacked },
+      y: { ...axes(colors), stacked, beginAtZero: true },
+    },
+  };
+}
+
 /** Scans per day over the range (a line chart; its table is the text alternative). */
 export function ScansOverTimeChart({ days }: { days: readonly DayScans[] }) {
   const colors = useColors();
@@ -86,14 +101,7 @@ export function ScansOverTimeChart({ days }: { days: readonly DayScans[] }) {
             },
           ],
         }}
-        options={{
-          responsive: true,
-          maintainAspectRatio: false,
-          animation: false,
-          interaction: { mode: 'index', intersect: false },
-          plugins: { legend: { labels: { color: colors.text } } },
-          scales: { x: axes(colors), y: { ...axes(colors), beginAtZero: true } },
-        }}
+        options={perDayOptions(colors)}
       />
     </div>
   );
@@ -192,14 +200,7 @@ export function SessionsChart({ days }: { days: readonly SessionDay[] }) {
             },
           ],
         }}
-        options={{
-          responsive: true,
-          maintainAspectRatio: false,
-          animation: false,
-          interaction: { mode: 'index', intersect: false },
-          plugins: { legend: { labels: { color: colors.text } } },
-          scales: { x: axes(colors), y: { ...axes(colors), beginAtZero: true } },
-        }}
+        options={perDayOptions(colors)}
       />
     </div>
   );
@@ -233,17 +234,7 @@ export function ConsumersChart({ days }: { days: readonly ConsumerDay[] }) {
             },
           ],
         }}
-        options={{
-          responsive: true,
-          maintainAspectRatio: false,
-          animation: false,
-          interaction: { mode: 'index', intersect: false },
-          plugins: { legend: { labels: { color: colors.text } } },
-          scales: {
-            x: { ...axes(colors), stacked: true },
-            y: { ...axes(colors), stacked: true, beginAtZero: true },
-          },
-        }}
+        options={perDayOptions(colors, true)}
       />
     </div>
   );
