@@ -32,6 +32,7 @@ pub mod labels;
 pub mod accounts;
 pub mod audit;
 pub mod auth;
+pub mod batch_updates;
 pub mod codes;
 pub mod companies;
 pub mod epcis;

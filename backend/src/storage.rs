@@ -63,7 +63,18 @@ impl Storage {
 
     /// Uploads a local file in parts (constant memory, whatever its size).
     pub async fn put_file(&self, key: &Path, file: &FsPath) -> anyhow::Result<()> {
-        let mut reader = tokio::fs::File::open(file).await?;
+        let reader = tokio::fs::File::open(file).await?;
+        self.put_reader(key, reader, |_| {}).await
+    }
+
+    /// Uploads what `reader` gives, in parts (constant memory), showing each
+    /// piece to `seen` on the way (to hash it, say).
+    pub async fn put_reader(
+        &self,
+        key: &Path,
+        mut reader: impl tokio::io::AsyncRead + Unpin,
+        mut seen: impl FnMut(&[u8]),
+    ) -> anyhow::Result<()> {
         let upload = self.store.put_multipart(key).await?;
         let mut writer = WriteMultipart::new_with_chunk_size(upload, PART);
         let mut buf = vec![0u8; 1024 * 1024];
@@ -72,6 +83,7 @@ impl Storage {
             if n == 0 {
                 break;
             }
+            seen(&buf[..n]);
             writer.wait_for_capacity(2).await?;
             writer.write(&buf[..n]);
         }
@@ -87,6 +99,18 @@ impl Storage {
             .into_stream()
             .map(|chunk| chunk.map_err(std::io::Error::other));
         Ok((poem::Body::from_bytes_stream(stream), size))
+    }
+
+    /// Copies the file to a local path (constant memory).
+    pub async fn get_to_file(&self, key: &Path, local: &FsPath) -> anyhow::Result<()> {
+        use tokio::io::AsyncWriteExt;
+        let mut stream = self.store.get(key).await?.into_stream();
+        let mut file = tokio::fs::File::create(local).await?;
+        while let Some(chunk) = stream.next().await {
+            file.write_all(&chunk?).await?;
+        }
+        file.flush().await?;
+        Ok(())
     }
 
     /// Removes a file (nothing when it is not there).

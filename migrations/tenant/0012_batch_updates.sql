@@ -38,6 +38,8 @@ CREATE TABLE batch_updates (
     failure       text,
     created_at    timestamptz NOT NULL DEFAULT now(),
     created_by    uuid NOT NULL,
+    -- Who, as the history shows it (the account's name when it uploaded).
+    created_by_name text NOT NULL CHECK (length(created_by_name) BETWEEN 1 AND 200),
     started_at    timestamptz,
     finished_at   timestamptz,
     CHECK ((status = 'failed') = (failure IS NOT NULL)),
@@ -65,6 +67,8 @@ CREATE TABLE batches (
     manufactured_on date NOT NULL,
     expires_on      date NOT NULL,
     licence_number  text NOT NULL CHECK (length(licence_number) BETWEEN 1 AND 50),
+    -- Codes the update gave this batch data.
+    codes           integer NOT NULL CHECK (codes >= 1),
     CHECK (expires_on > manufactured_on),
     UNIQUE (update_id, gtin, batch_number, manufactured_on, expires_on, licence_number)
 );

@@ -9,6 +9,7 @@ use poem_openapi::OpenApiService;
 use crate::accounts::api::me::MeApi;
 use crate::accounts::api::users::UsersApi;
 use crate::auth::api::AuthApi;
+use crate::batch_updates::api::BatchUpdatesApi;
 use crate::codes::api::CodesApi;
 use crate::companies::api::CompaniesApi;
 use crate::epcis::api::EpcisApi;
@@ -38,7 +39,14 @@ pub type Apis = (
         CodesApi,
         LabelsApi,
     ),
-    (ScansApi, ReviewsApi, EpcisApi, PassportsApi, CompaniesApi),
+    (
+        ScansApi,
+        ReviewsApi,
+        EpcisApi,
+        PassportsApi,
+        CompaniesApi,
+        BatchUpdatesApi,
+    ),
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {

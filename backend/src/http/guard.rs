@@ -99,11 +99,32 @@ fn too_large(limit: usize) -> ApiError {
 /// the bytes as they arrive (a missing or false `Content-Length` changes
 /// nothing), and puts it back for the operation. A body sent to an operation
 /// that takes none, or to no operation, is never read.
+///
+/// The multipart body of a streamed upload is not read here: it goes on to
+/// the operation (which spools it to a temporary file), cut after its
+/// limit, which the operation then refuses.
 async fn limit_body(req: &mut Request, operation: Option<Operation>) -> Result<(), ApiError> {
-    let Some(limit) = operation.and_then(|op| op.body_limit) else {
+    let Some(mut limit) = operation.and_then(|op| op.body_limit) else {
         req.set_body(());
         return Ok(());
     };
+    if operation.is_some_and(|op| op.streamed) {
+        let multipart = req
+            .header(header::CONTENT_TYPE)
+            .is_some_and(|t| t.to_ascii_lowercase().starts_with("multipart/form-data"));
+        if multipart {
+            let declared = req
+                .header(header::CONTENT_LENGTH)
+                .and_then(|len| len.parse::<u64>().ok());
+            if declared.is_some_and(|len| len > limit as u64) {
+                return Err(too_large(limit));
+            }
+            let body = req.take_body().into_async_read().take(limit as u64 + 1);
+            req.set_body(poem::Body::from_async_read(body));
+            return Ok(());
+        }
+        limit = crate::http::operations::STREAMED_OTHER_LIMIT;
+    }
     let declared = req
         .header(header::CONTENT_LENGTH)
         .and_then(|len| len.parse::<u64>().ok());

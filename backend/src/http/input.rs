@@ -481,6 +481,28 @@ impl ParseFromParameter for PathId {
     }
 }
 
+/// `dry_run`: exactly `true` or `false` (the imports' query parameter).
+pub struct DryRun;
+
+impl TextRule for DryRun {
+    fn limits(schema: &mut MetaSchema) {
+        schema.enum_items = vec!["true".into(), "false".into()];
+    }
+}
+
+impl Text<DryRun> {
+    /// The parameter's value; a 400 for anything else.
+    pub fn is_true(&self) -> Result<bool, crate::http::error::ApiError> {
+        match self.as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(crate::http::error::ApiError::invalid_input(
+                "dry_run must be true or false.",
+            )),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,6 +32,22 @@ const LARGER_BODIES: &[(&str, usize)] = &[
     ("captureEpcis", crate::epcis::MAX_CAPTURE_BYTES),
 ];
 
+/// Operations whose multipart file is streamed to the operation (to a
+/// temporary file) instead of being read into memory by the guard, with the
+/// largest multipart body they take. Their other bodies (JSON) keep the
+/// [`STREAMED_OTHER_LIMIT`].
+const STREAMED_UPLOADS: &[(&str, usize)] = &[
+    // A batch-update file of up to a million rows and its framing.
+    (
+        "createBatchUpdate",
+        crate::batch_updates::MAX_FILE_BYTES + 64 * 1024,
+    ),
+];
+
+/// The largest non-multipart body of a [`STREAMED_UPLOADS`] operation (the
+/// batch-update form: 10,000 serials).
+pub const STREAMED_OTHER_LIMIT: usize = 1024 * 1024;
+
 /// What the guard needs to know about the operation a request calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Operation {
@@ -39,6 +55,9 @@ pub struct Operation {
     /// The largest body it reads; None when it declares no request body
     /// (any body sent is then never read).
     pub body_limit: Option<usize>,
+    /// Its multipart body is streamed, not read by the guard
+    /// ([`STREAMED_UPLOADS`]).
+    pub streamed: bool,
 }
 
 pub struct Operations {
@@ -84,15 +103,18 @@ impl Operations {
                         anyhow::bail!("operation_id {id} is used twice");
                     }
                     ids.push(id);
+                    let streamed = STREAMED_UPLOADS.iter().find(|(s, _)| *s == id);
                     let body_limit = op.request.is_some().then(|| {
                         LARGER_BODIES
                             .iter()
+                            .chain(streamed)
                             .find(|(larger, _)| *larger == id)
                             .map_or(DEFAULT_BODY_LIMIT, |(_, limit)| *limit)
                     });
                     let operation = Operation {
                         id: OperationId(id),
                         body_limit,
+                        streamed: streamed.is_some(),
                     };
                     by_path
                         .entry(poem_path(&path.path))

@@ -41,4 +41,7 @@ pub enum ApiTags {
     /// A client's companies, identified by their Corporate Identification
     /// Number (CIN), and each one's products, batches and codes.
     Companies,
+    /// Batch data (Schedule H2: batch number, dates, licence number)
+    /// assigned to codes by file or form: the pharmaceutical clients.
+    BatchUpdates,
 }

@@ -40,6 +40,7 @@ pub const MAX_ATTEMPTS: i32 = 5;
 /// The kinds of job, as the queue names them.
 pub const CODES: &str = "codes";
 pub const LABELS: &str = "labels";
+pub const BATCH_UPDATES: &str = "batch_updates";
 
 /// The server's handle on its runner: requests that queue a job wake it.
 pub struct Runner {
@@ -153,6 +154,9 @@ async fn dispatch(
     match entry.kind.as_str() {
         CODES => crate::codes::generate::run(&state.db, tenant, entry.job_id, last_try).await,
         LABELS => crate::labels::print::run(state, tenant, entry.job_id, last_try).await,
+        BATCH_UPDATES => {
+            crate::batch_updates::run::run(state, tenant, entry.job_id, last_try).await
+        }
         other => {
             tracing::error!(kind = other, "unknown job kind; dropped");
             Ok(())

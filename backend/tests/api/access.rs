@@ -55,6 +55,8 @@ enum Allowed {
     ClientAMembers,
     /// Client A's admins only.
     ClientAAdmins,
+    /// Every client's admins and employees (batch updates), nobody else.
+    ClientMembers,
 }
 
 fn allowed(rule: Allowed, who: Who) -> bool {
@@ -78,6 +80,8 @@ fn allowed(rule: Allowed, who: Who) -> bool {
         // The walk's client is client A.
         Allowed::ClientAMembers => matches!(who, Who::ClientAdmin | Who::ClientEmployee),
         Allowed::ClientAAdmins => who == Who::ClientAdmin,
+        // Any client's admins and employees (the walk's client is client A).
+        Allowed::ClientMembers => matches!(who, Who::ClientAdmin | Who::ClientEmployee),
     }
 }
 
@@ -262,6 +266,15 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             ),
         ),
         ("getCompanyOverview", (Allowed::ClientAMembers, None)),
+        (
+            "createBatchUpdate",
+            (Allowed::ClientMembers, Some(json!({"gtin": ""}))),
+        ),
+        ("listBatchUpdates", (Allowed::ClientMembers, None)),
+        ("getBatchUpdate", (Allowed::ClientMembers, None)),
+        ("getBatchUpdateResult", (Allowed::ClientMembers, None)),
+        ("getBatchUpdateTemplateCsv", (Allowed::ClientMembers, None)),
+        ("getBatchUpdateTemplateXlsx", (Allowed::ClientMembers, None)),
     ])
 }
 

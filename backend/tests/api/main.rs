@@ -7,6 +7,7 @@ mod helpers;
 
 mod access;
 mod auth;
+mod batch_updates;
 mod codes;
 mod companies;
 mod contract;

@@ -223,6 +223,11 @@ async fn prepare_all(app: &TestApp, statements: &[(Kind, Statement)]) -> Vec<Str
             // A COPY cannot be prepared: it runs, with no rows, and rolls back.
             _ if statement.copy => {
                 let mut tx = app.state.db.begin_tenant(&tenant).await.unwrap();
+                // The batch-update job's temporary staging table, which its
+                // statements read and write.
+                brandops::batch_updates::store::create_stage(&mut tx)
+                    .await
+                    .unwrap();
                 match tx.copy_in_raw(sql).await {
                     Ok(copy) => copy.finish().await.map(drop),
                     Err(err) => Err(err),
@@ -230,6 +235,9 @@ async fn prepare_all(app: &TestApp, statements: &[(Kind, Statement)]) -> Vec<Str
             }
             _ => {
                 let mut tx = app.state.db.begin_tenant(&tenant).await.unwrap();
+                brandops::batch_updates::store::create_stage(&mut tx)
+                    .await
+                    .unwrap();
                 tx.prepare(sqlx::AssertSqlSafe(sql.clone()).into_sql_str())
                     .await
                     .map(drop)

@@ -9,12 +9,11 @@ use std::collections::HashSet;
 use poem::web::Data;
 use poem_openapi::param::Query;
 use poem_openapi::payload::{Binary, Json};
-use poem_openapi::registry::MetaSchema;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 
 use crate::error_responses;
 use crate::http::error::ApiError;
-use crate::http::input::{Text, TextRule};
+use crate::http::input::{DryRun, Text};
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -24,15 +23,6 @@ use crate::products::{Category, Description};
 
 #[derive(Default)]
 pub struct ProductTransferApi;
-
-/// `dry_run`: exactly `true` or `false`.
-pub struct DryRun;
-
-impl TextRule for DryRun {
-    fn limits(schema: &mut MetaSchema) {
-        schema.enum_items = vec!["true".into(), "false".into()];
-    }
-}
 
 /// What an import found (and did).
 #[derive(Object, Debug)]

@@ -1093,6 +1093,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/batch-updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's batch updates (the upload history), newest first. */
+        get: operations["listBatchUpdates"];
+        put?: never;
+        /**
+         * Upload batch data for codes: a CSV or XLSX file (multipart, field
+         *     `file`), or the manual form (JSON). The update is queued (202) and
+         *     checked row by row; with `dry_run=true` it only reports problems,
+         *     otherwise it is applied whole, or (any problem) not at all. The same
+         *     content is applied once: uploading it again while or after it is
+         *     applied is a 409.
+         */
+        post: operations["createBatchUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batch-updates/template.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A CSV template: the header row with the columns in order. */
+        get: operations["getBatchUpdateTemplateCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batch-updates/template.xlsx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An XLSX template: the columns on the first sheet (code and GTIN
+         *     formatted as text, so a spreadsheet keeps their leading zeros), and
+         *     what each column takes on a second sheet.
+         */
+        get: operations["getBatchUpdateTemplateXlsx"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batch-updates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One update: its status and progress, its first 1,000 problems and,
+         *     once applied, the batches it assigned.
+         */
+        get: operations["getBatchUpdate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batch-updates/{id}/result.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An update's result as CSV: its problems (`row,column,reason`) when
+         *     it has some, otherwise the batches it assigned (or, for a dry run,
+         *     that it is valid).
+         */
+        get: operations["getBatchUpdateResult"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1210,6 +1314,162 @@ export interface components {
              */
             type: "text";
         };
+        /**
+         * BatchForm
+         * @description The manual form: the same batch data for a range of codes and/or a list
+         *     of serials.
+         */
+        BatchForm: {
+            /** @description A code job's codes from `first` to `last`. */
+            range?: components["schemas"]["CodeRange"] & unknown;
+            /**
+             * @description Codes by serial (11 characters) or URI, at most 10,000.
+             * @default []
+             */
+            serials: string[];
+            /** @description GTIN-8, -12, -13 or -14, with its check digit. */
+            gtin: string;
+            /** @description 1 to 20 characters of GS1's character set 82 (AI 10). */
+            batch_number: string;
+            /** @description `YYYY-MM-DD`, not in the future. */
+            manufacturing_date: string;
+            /** @description `YYYY-MM-DD`, after the manufacturing date. */
+            expiry_date: string;
+            /** @description The manufacturing licence number (1 to 50 characters). */
+            licence_number: string;
+        };
+        /**
+         * BatchSummary
+         * @description A batch an update assigned, with its codes.
+         */
+        BatchSummary: {
+            gtin: string;
+            batch_number: string;
+            /** Format: naive-date */
+            manufactured_on: string;
+            /** Format: naive-date */
+            expires_on: string;
+            licence_number: string;
+            /**
+             * Format: int32
+             * @description Codes given this batch data.
+             */
+            codes: number;
+        };
+        /**
+         * BatchUpdate
+         * @description A batch update as the API shows it.
+         */
+        BatchUpdate: {
+            /** Format: uuid */
+            id: string;
+            /** @description `file` (CSV or XLSX) or `form` (the manual entry). */
+            source: string;
+            file_name: string;
+            /** @description `csv`, `xlsx` or `json` (the form). */
+            format: string;
+            /** Format: int64 */
+            size_bytes: number;
+            /** @description SHA-256 of the file's bytes: the same file is applied once. */
+            content_sha256: string;
+            dry_run: boolean;
+            status: components["schemas"]["UpdateStatus"];
+            /**
+             * Format: int64
+             * @description Bytes of the file read so far (of `size_bytes`).
+             */
+            bytes_read: number;
+            /**
+             * Format: int32
+             * @description Rows read so far (all of them once checking is done).
+             */
+            rows_read: number;
+            /**
+             * Format: int32
+             * @description Codes given the batch data (0 unless applied).
+             */
+            rows_applied: number;
+            /**
+             * Format: int32
+             * @description Problems found (all of them; `errors` lists the first 1,000).
+             */
+            error_count: number;
+            /** @description Why the update could not finish, when it failed. */
+            failure?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            created_by: string;
+            /** @description Who uploaded it (their name then). */
+            created_by_name: string;
+            /** Format: date-time */
+            started_at?: string;
+            /** Format: date-time */
+            finished_at?: string;
+        };
+        /**
+         * BatchUpdateDetail
+         * @description One update with its problems and, once applied, its batches.
+         */
+        BatchUpdateDetail: {
+            /** Format: uuid */
+            id: string;
+            /** @description `file` (CSV or XLSX) or `form` (the manual entry). */
+            source: string;
+            file_name: string;
+            /** @description `csv`, `xlsx` or `json` (the form). */
+            format: string;
+            /** Format: int64 */
+            size_bytes: number;
+            /** @description SHA-256 of the file's bytes: the same file is applied once. */
+            content_sha256: string;
+            dry_run: boolean;
+            status: components["schemas"]["UpdateStatus"];
+            /**
+             * Format: int64
+             * @description Bytes of the file read so far (of `size_bytes`).
+             */
+            bytes_read: number;
+            /**
+             * Format: int32
+             * @description Rows read so far (all of them once checking is done).
+             */
+            rows_read: number;
+            /**
+             * Format: int32
+             * @description Codes given the batch data (0 unless applied).
+             */
+            rows_applied: number;
+            /**
+             * Format: int32
+             * @description Problems found (all of them; `errors` lists the first 1,000).
+             */
+            error_count: number;
+            /** @description Why the update could not finish, when it failed. */
+            failure?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            created_by: string;
+            /** @description Who uploaded it (their name then). */
+            created_by_name: string;
+            /** Format: date-time */
+            started_at?: string;
+            /** Format: date-time */
+            finished_at?: string;
+            /** @description The first 1,000 problems, by row (`error_count` counts them all). */
+            errors: components["schemas"]["RowProblem"][];
+            /** @description The batches it assigned, with their codes (empty unless applied). */
+            batches: components["schemas"]["BatchSummary"][];
+        };
+        /**
+         * BatchUpdateList
+         * @description The organisation's batch updates, newest first.
+         */
+        BatchUpdateList: {
+            /** @description At most 100. */
+            updates: components["schemas"]["BatchUpdate"][];
+        };
         /** BooleanAttribute */
         BooleanAttribute: {
             name: string;
@@ -1325,6 +1585,19 @@ export interface components {
              * @description How many more codes jobs may ask for.
              */
             qr_codes_remaining: number;
+        };
+        /**
+         * CodeRange
+         * @description Codes of one code job, by their place in it (1 = its first code, as in
+         *     its download).
+         */
+        CodeRange: {
+            /** Format: uuid */
+            code_job_id: string;
+            /** Format: int32 */
+            first: number;
+            /** Format: int32 */
+            last: number;
         };
         /**
          * CodeSettings
@@ -2485,6 +2758,21 @@ export interface components {
             reason: string;
         };
         /**
+         * RowProblem
+         * @description One problem: a cell, a row, or (row 0) the file.
+         */
+        RowProblem: {
+            /**
+             * Format: int32
+             * @description The file's row (the header is row 1; the form's first code is row
+             *     1); 0 for the file as a whole.
+             */
+            row: number;
+            /** @description The column, or "" for the whole row or file. */
+            column: string;
+            reason: string;
+        };
+        /**
          * ScanAnalytics
          * @description The dashboard's figures for a range of days (UTC).
          */
@@ -2811,6 +3099,11 @@ export interface components {
             skuid: string;
             gtin: string;
         };
+        /**
+         * @description What an update is at.
+         * @enum {string}
+         */
+        UpdateStatus: "queued" | "validating" | "applying" | "valid" | "invalid" | "applied" | "failed";
         /**
          * Upstream
          * @description Where the product came from.
@@ -7421,6 +7714,362 @@ export interface operations {
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["CompanyOverview"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listBatchUpdates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["BatchUpdateList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createBatchUpdate: {
+        parameters: {
+            query: {
+                /** @description `true`: only check; `false`: check, then apply. */
+                dry_run: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A file, or the form's rows. */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description A CSV (UTF-8) or XLSX file whose header row names the columns
+                     *     `code`, `gtin`, `batch_number`, `manufacturing_date`, `expiry_date`,
+                     *     `licence_number`, and up to 1,000,000 rows below it.
+                     */
+                    file: string;
+                };
+                "application/json; charset=utf-8": components["schemas"]["BatchForm"];
+            };
+        };
+        responses: {
+            /** @description Queued: follow its progress with `GET /api/batch-updates/{id}`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["BatchUpdate"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBatchUpdateTemplateCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file. */
+            200: {
+                headers: {
+                    "CONTENT-DISPOSITION": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBatchUpdateTemplateXlsx: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An XLSX workbook. */
+            200: {
+                headers: {
+                    "CONTENT-DISPOSITION": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBatchUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["BatchUpdateDetail"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBatchUpdateResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file. */
+            200: {
+                headers: {
+                    "CONTENT-DISPOSITION": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
             401: {

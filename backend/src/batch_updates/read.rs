@@ -1,0 +1,315 @@
+//! The rows of an uploaded file, read in constant memory: a CSV record by
+//! record with the `csv` crate, an XLSX worksheet cell by cell with
+//! `calamine`'s streaming cell reader. Runs on a blocking thread and hands
+//! the checked rows over in chunks through a bounded channel, so a slow
+//! database slows the reading instead of filling memory.
+//!
+//! A file-wide problem (a missing column, a malformed file, too many rows)
+//! ends the reading with a problem on row 0.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufReader, Read, Seek};
+use std::path::Path;
+
+use calamine::{DataRef, Reader, Xlsx};
+use chrono::NaiveDate;
+use tokio::sync::mpsc;
+
+use super::{BatchRow, COLUMNS, MAX_ROWS, RowProblem, check_row};
+
+/// Rows per chunk sent to the writer.
+pub const CHUNK_ROWS: usize = 10_000;
+/// The largest `sharedStrings.xml` (uncompressed) an XLSX may hold: the
+/// reader keeps the shared strings in memory (a million distinct serials
+/// take about 26 MB of XML).
+const MAX_SHARED_STRINGS_BYTES: u64 = 48 * 1024 * 1024;
+
+/// What the reader found since its last chunk.
+#[derive(Debug, Default)]
+pub struct Chunk {
+    pub rows: Vec<BatchRow>,
+    pub problems: Vec<RowProblem>,
+    /// Rows read so far (valid or not).
+    pub rows_read: u32,
+    /// Bytes of the file read so far (an estimate for XLSX).
+    pub bytes_read: u64,
+}
+
+/// The end of the reading: `Err` is a problem with the whole file.
+pub type Outcome = Result<(), RowProblem>;
+
+fn file_problem(reason: impl Into<String>) -> RowProblem {
+    RowProblem::new(0, "", reason)
+}
+
+/// Where each of [`COLUMNS`] is in the file's header row.
+fn header_positions(header: &[String]) -> Result<[usize; 6], RowProblem> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (i, name) in header.iter().enumerate() {
+        let name = name
+            .trim()
+            .trim_start_matches('\u{feff}')
+            .to_ascii_lowercase();
+        if name.is_empty() {
+            continue;
+        }
+        if seen.insert(name.clone(), i).is_some() {
+            return Err(file_problem(format!(
+                "The header row names the column {name} twice."
+            )));
+        }
+    }
+    let missing: Vec<&str> = COLUMNS
+        .iter()
+        .copied()
+        .filter(|c| !seen.contains_key(*c))
+        .collect();
+    if !missing.is_empty() {
+        return Err(file_problem(format!(
+            "The header row lacks the column(s) {}. The first row must name the columns {} (download the template).",
+            missing.join(", "),
+            COLUMNS.join(", ")
+        )));
+    }
+    Ok(COLUMNS.map(|c| seen[c]))
+}
+
+/// Checks the CSV header line (the first record of `head`, the file's first
+/// bytes) when the file is uploaded, so a wrong file is refused at once.
+pub fn check_csv_head(head: &[u8]) -> Result<(), RowProblem> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(head);
+    let mut records = reader.records();
+    let header = match records.next() {
+        Some(Ok(record)) => record.iter().map(str::to_string).collect::<Vec<_>>(),
+        Some(Err(_)) => {
+            return Err(file_problem(
+                "The file is not a UTF-8 CSV file: save it as \"CSV UTF-8\" or as .xlsx.",
+            ));
+        }
+        None => return Err(file_problem("The file is empty.")),
+    };
+    header_positions(&header)?;
+    let has_row = records.any(|r| r.is_ok_and(|r| r.iter().any(|c| !c.trim().is_empty())));
+    // A head cut at 64 KiB with only the header in it still has rows after.
+    if !has_row && head.len() < 64 * 1024 {
+        return Err(file_problem(
+            "The file has a header row but no rows below it.",
+        ));
+    }
+    Ok(())
+}
+
+/// Collects checked rows into chunks and sends them.
+struct Sink {
+    out: mpsc::Sender<Chunk>,
+    chunk: Chunk,
+    today: NaiveDate,
+    rows_read: u32,
+}
+
+impl Sink {
+    fn new(out: mpsc::Sender<Chunk>, today: NaiveDate) -> Self {
+        Self {
+            out,
+            chunk: Chunk::default(),
+            today,
+            rows_read: 0,
+        }
+    }
+
+    /// One data row at `row` (the file's row number), its cells in
+    /// [`COLUMNS`] order. `Ok(false)`: the receiver is gone.
+    fn row(&mut self, row: u32, cells: [&str; 6], bytes_read: u64) -> Result<bool, RowProblem> {
+        if cells.iter().all(|c| c.trim().is_empty()) {
+            return Ok(true);
+        }
+        self.rows_read += 1;
+        if self.rows_read > MAX_ROWS {
+            return Err(file_problem(format!(
+                "The file has more than {MAX_ROWS} rows: split it into files of at most {MAX_ROWS} rows."
+            )));
+        }
+        let row = i32::try_from(row).unwrap_or(i32::MAX);
+        match check_row(row, cells, self.today) {
+            Ok(ok) => self.chunk.rows.push(ok),
+            Err(problems) => self.chunk.problems.extend(problems),
+        }
+        if self.chunk.rows.len() + self.chunk.problems.len() >= CHUNK_ROWS {
+            return Ok(self.flush(bytes_read));
+        }
+        Ok(true)
+    }
+
+    fn flush(&mut self, bytes_read: u64) -> bool {
+        let mut chunk = std::mem::take(&mut self.chunk);
+        chunk.rows_read = self.rows_read;
+        chunk.bytes_read = bytes_read;
+        self.out.blocking_send(chunk).is_ok()
+    }
+
+    fn finish(mut self, bytes_read: u64) -> Outcome {
+        if self.rows_read == 0 {
+            return Err(file_problem("The file has no rows below its header row."));
+        }
+        self.flush(bytes_read);
+        Ok(())
+    }
+}
+
+/// Reads a CSV file.
+pub fn read_csv(path: &Path, size: u64, out: mpsc::Sender<Chunk>, today: NaiveDate) -> Outcome {
+    let file = File::open(path).map_err(|_| file_problem("The stored file could not be read."))?;
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(BufReader::with_capacity(256 * 1024, file));
+    let mut record = csv::StringRecord::new();
+    let mut sink = Sink::new(out, today);
+    let mut positions: Option<[usize; 6]> = None;
+    let mut row: u32 = 0;
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(err) => {
+                let line = err.position().map_or(0, csv::Position::line);
+                return Err(match err.kind() {
+                    csv::ErrorKind::Utf8 { .. } => file_problem(format!(
+                        "Line {line} is not UTF-8 text: save the file as \"CSV UTF-8\" or as .xlsx."
+                    )),
+                    _ => file_problem(format!(
+                        "The CSV file is malformed near line {line}: {err}."
+                    )),
+                });
+            }
+        }
+        row += 1;
+        let Some(at) = positions else {
+            let header: Vec<String> = record.iter().map(str::to_string).collect();
+            positions = Some(header_positions(&header)?);
+            continue;
+        };
+        let cells = at.map(|i| record.get(i).unwrap_or(""));
+        let bytes = reader.position().byte();
+        if !sink.row(row, cells, bytes)? {
+            return Ok(());
+        }
+    }
+    if positions.is_none() {
+        return Err(file_problem("The file is empty."));
+    }
+    sink.finish(size)
+}
+
+/// A cell as text: numbers without a trailing `.0` (a GTIN typed into
+/// Excel is a number), dates as `YYYY-MM-DD`.
+fn cell_text(value: &DataRef<'_>) -> String {
+    match value {
+        DataRef::String(s) => s.clone(),
+        DataRef::SharedString(s) => (*s).to_string(),
+        DataRef::Int(i) => i.to_string(),
+        DataRef::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{f:.0}"),
+        DataRef::Float(f) => f.to_string(),
+        DataRef::Bool(b) => b.to_string(),
+        DataRef::DateTime(d) => d
+            .as_datetime()
+            .map(|d| d.date().format("%Y-%m-%d").to_string())
+            .unwrap_or_default(),
+        DataRef::DateTimeIso(s) => s.chars().take(10).collect(),
+        DataRef::DurationIso(s) => s.clone(),
+        DataRef::Error(e) => format!("#{e}"),
+        DataRef::Empty => String::new(),
+    }
+}
+
+/// Checks an XLSX's parts before `calamine` opens it: a ZIP whose shared
+/// strings would not fit the memory budget is refused.
+fn check_xlsx_parts<R: Read + Seek>(reader: R) -> Result<(), RowProblem> {
+    let mut archive = zip::ZipArchive::new(reader).map_err(|_| {
+        file_problem("The file is not a valid .xlsx workbook: save it again from your spreadsheet program, or as CSV.")
+    })?;
+    if let Ok(strings) = archive.by_name("xl/sharedStrings.xml")
+        && strings.size() > MAX_SHARED_STRINGS_BYTES
+    {
+        return Err(file_problem(format!(
+            "The workbook's text takes more than {} MB: split it, or save it as CSV.",
+            MAX_SHARED_STRINGS_BYTES / (1024 * 1024)
+        )));
+    }
+    Ok(())
+}
+
+/// Reads the first worksheet of an XLSX file.
+pub fn read_xlsx(path: &Path, size: u64, out: mpsc::Sender<Chunk>, today: NaiveDate) -> Outcome {
+    let open = || File::open(path).map_err(|_| file_problem("The stored file could not be read."));
+    check_xlsx_parts(BufReader::new(open()?))?;
+    let malformed = |err: calamine::XlsxError| {
+        file_problem(format!(
+            "The .xlsx workbook could not be read ({err}): save it again from your spreadsheet program, or as CSV."
+        ))
+    };
+    let mut book: Xlsx<_> =
+        Xlsx::new(BufReader::with_capacity(256 * 1024, open()?)).map_err(malformed)?;
+    let Some(sheet) = book.sheet_names().into_iter().next() else {
+        return Err(file_problem("The workbook has no worksheet."));
+    };
+    let mut cells = book.worksheet_cells_reader(&sheet).map_err(malformed)?;
+    let last_row = u64::from(cells.dimensions().end.0.max(1));
+    let mut sink = Sink::new(out, today);
+    let mut positions: Option<[usize; 6]> = None;
+    let mut current: Option<u32> = None;
+    let mut values: Vec<String> = Vec::new();
+
+    // Hands one finished worksheet row to the sink.
+    let mut end_row =
+        |row: u32, values: &mut Vec<String>, sink: &mut Sink| -> Result<bool, RowProblem> {
+            let done = match positions {
+                None => {
+                    if values.iter().all(|v| v.trim().is_empty()) {
+                        true
+                    } else {
+                        positions = Some(header_positions(values)?);
+                        true
+                    }
+                }
+                Some(at) => {
+                    let cells = at.map(|i| values.get(i).map_or("", String::as_str));
+                    let bytes = size * u64::from(row) / last_row.max(u64::from(row) + 1);
+                    sink.row(row + 1, cells, bytes)?
+                }
+            };
+            values.clear();
+            Ok(done)
+        };
+    while let Some(cell) = cells.next_cell().map_err(malformed)? {
+        let (row, column) = cell.get_position();
+        if current.is_some_and(|r| r != row) {
+            let done = current.expect("checked above");
+            if !end_row(done, &mut values, &mut sink)? {
+                return Ok(());
+            }
+        }
+        current = Some(row);
+        let column = column as usize;
+        if column > 200 {
+            continue;
+        }
+        if values.len() <= column {
+            values.resize(column + 1, String::new());
+        }
+        values[column] = cell_text(cell.get_value());
+    }
+    if let Some(row) = current
+        && !end_row(row, &mut values, &mut sink)?
+    {
+        return Ok(());
+    }
+    if positions.is_none() {
+        return Err(file_problem("The worksheet is empty."));
+    }
+    sink.finish(size)
+}

@@ -1,0 +1,381 @@
+//! The SQL of batch updates (tenant schema, migration 0012).
+
+use chrono::NaiveDate;
+use futures_util::stream::BoxStream;
+use sqlx::PgConnection;
+use sqlx::postgres::PgCopyIn;
+use uuid::Uuid;
+
+use super::{BatchUpdateRow, RowProblem};
+
+pub struct NewUpdate<'a> {
+    pub id: Uuid,
+    pub source: &'a str,
+    pub file_name: &'a str,
+    pub format: &'a str,
+    pub size_bytes: i64,
+    pub content_sha256: &'a str,
+    pub dry_run: bool,
+    pub created_by: Uuid,
+    pub created_by_name: &'a str,
+}
+
+/// Inserts a queued update. An update that is not a dry run and whose
+/// content was already applied (or is being applied) breaks the unique
+/// index `batch_updates_applied_once` (23505).
+pub async fn insert(conn: &mut PgConnection, new: &NewUpdate<'_>) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO batch_updates (id, source, file_name, format, size_bytes, content_sha256, dry_run, created_by, created_by_name)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(new.id)
+    .bind(new.source)
+    .bind(new.file_name)
+    .bind(new.format)
+    .bind(new.size_bytes)
+    .bind(new.content_sha256)
+    .bind(new.dry_run)
+    .bind(new.created_by)
+    .bind(new.created_by_name)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The update that applied (or is applying) this content, if any.
+pub async fn applied_with_hash(
+    conn: &mut PgConnection,
+    sha256: &str,
+) -> Result<Option<BatchUpdateRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT * FROM batch_updates
+         WHERE content_sha256 = $1 AND NOT dry_run AND status IN ('queued', 'validating', 'applying', 'applied')",
+    )
+    .bind(sha256)
+    .fetch_optional(conn)
+    .await
+}
+
+pub async fn find(
+    conn: &mut PgConnection,
+    id: Uuid,
+) -> Result<Option<BatchUpdateRow>, sqlx::Error> {
+    sqlx::query_as("SELECT * FROM batch_updates WHERE id = $1")
+        .bind(id)
+        .fetch_optional(conn)
+        .await
+}
+
+/// The update, locked until the transaction ends (one job works on it).
+pub async fn lock(
+    conn: &mut PgConnection,
+    id: Uuid,
+) -> Result<Option<BatchUpdateRow>, sqlx::Error> {
+    sqlx::query_as("SELECT * FROM batch_updates WHERE id = $1 FOR UPDATE")
+        .bind(id)
+        .fetch_optional(conn)
+        .await
+}
+
+/// The newest updates first.
+pub async fn list(conn: &mut PgConnection, limit: i64) -> Result<Vec<BatchUpdateRow>, sqlx::Error> {
+    sqlx::query_as("SELECT * FROM batch_updates ORDER BY created_at DESC, id LIMIT $1")
+        .bind(limit)
+        .fetch_all(conn)
+        .await
+}
+
+/// Starts (or restarts, after a stop) the checking: progress and the
+/// problems of an earlier attempt are cleared.
+pub async fn mark_validating(conn: &mut PgConnection, id: Uuid) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM batch_update_errors WHERE update_id = $1")
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "UPDATE batch_updates SET status = 'validating', started_at = now(), bytes_read = 0, rows_read = 0, error_count = 0
+         WHERE id = $1",
+    )
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Progress of a running update (on a connection of its own, so the page
+/// sees it while the job's transaction is open).
+pub async fn progress(
+    conn: &mut PgConnection,
+    id: Uuid,
+    status: &str,
+    bytes_read: i64,
+    rows_read: i32,
+    error_count: i32,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE batch_updates SET status = $2, bytes_read = $3, rows_read = $4, error_count = $5
+         WHERE id = $1 AND status IN ('validating', 'applying')",
+    )
+    .bind(id)
+    .bind(status)
+    .bind(bytes_read)
+    .bind(rows_read)
+    .bind(error_count)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Ends an update: `valid`, `invalid` or `applied`.
+pub async fn finish(
+    conn: &mut PgConnection,
+    id: Uuid,
+    status: &str,
+    rows_read: i32,
+    rows_applied: i32,
+    error_count: i32,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE batch_updates
+         SET status = $2, rows_read = $3, rows_applied = $4, error_count = $5, bytes_read = size_bytes, finished_at = now()
+         WHERE id = $1",
+    )
+    .bind(id)
+    .bind(status)
+    .bind(rows_read)
+    .bind(rows_applied)
+    .bind(error_count)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn mark_failed(
+    conn: &mut PgConnection,
+    id: Uuid,
+    reason: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE batch_updates SET status = 'failed', failure = $2, finished_at = now()
+         WHERE id = $1 AND status NOT IN ('valid', 'invalid', 'applied')",
+    )
+    .bind(id)
+    .bind(reason)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Stores problems (the job keeps at most `MAX_ERRORS_KEPT`).
+pub async fn insert_problems(
+    conn: &mut PgConnection,
+    id: Uuid,
+    problems: &[RowProblem],
+) -> Result<(), sqlx::Error> {
+    let rows: Vec<i32> = problems.iter().map(|p| p.row).collect();
+    let columns: Vec<&str> = problems.iter().map(|p| p.column.as_str()).collect();
+    let reasons: Vec<&str> = problems.iter().map(|p| p.reason.as_str()).collect();
+    sqlx::query(
+        "INSERT INTO batch_update_errors (update_id, row_number, column_name, reason)
+         SELECT $1, r, c, left(m, 500) FROM unnest($2::int[], $3::text[], $4::text[]) AS t (r, c, m)",
+    )
+    .bind(id)
+    .bind(rows)
+    .bind(columns)
+    .bind(reasons)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn problems(conn: &mut PgConnection, id: Uuid) -> Result<Vec<RowProblem>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT row_number, column_name, reason FROM batch_update_errors
+         WHERE update_id = $1 ORDER BY row_number, column_name",
+    )
+    .bind(id)
+    .fetch_all(conn)
+    .await
+}
+
+/// A batch an update assigned, with its codes.
+#[derive(sqlx::FromRow, poem_openapi::Object, Debug, Clone)]
+pub struct BatchSummary {
+    pub gtin: String,
+    pub batch_number: String,
+    pub manufactured_on: NaiveDate,
+    pub expires_on: NaiveDate,
+    pub licence_number: String,
+    /// Codes given this batch data.
+    pub codes: i32,
+}
+
+pub async fn batches_of(
+    conn: &mut PgConnection,
+    id: Uuid,
+) -> Result<Vec<BatchSummary>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT gtin, batch_number, manufactured_on, expires_on, licence_number, codes FROM batches
+         WHERE update_id = $1 ORDER BY gtin, batch_number, manufactured_on",
+    )
+    .bind(id)
+    .fetch_all(conn)
+    .await
+}
+
+/// The job's staging table for the file's checked rows: temporary, so it
+/// is the job's alone and goes when its transaction ends.
+pub async fn create_stage(conn: &mut PgConnection) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "CREATE TEMP TABLE IF NOT EXISTS batch_stage (
+             row_number integer NOT NULL, serial bigint NOT NULL, gtin text NOT NULL, batch_number text NOT NULL,
+             manufactured_on date NOT NULL, expires_on date NOT NULL, licence_number text NOT NULL
+         ) ON COMMIT DROP",
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// `COPY` into the staging table (text format, in the table's column order).
+pub async fn copy_stage(
+    conn: &mut PgConnection,
+) -> Result<PgCopyIn<&mut PgConnection>, sqlx::Error> {
+    conn.copy_in_raw("COPY batch_stage FROM STDIN").await
+}
+
+/// Lets the planner see the staged rows (a temporary table is never
+/// analysed by autovacuum).
+pub async fn analyze_stage(conn: &mut PgConnection) -> Result<(), sqlx::Error> {
+    sqlx::query("ANALYZE batch_stage").execute(conn).await?;
+    Ok(())
+}
+
+/// A staged row that does not fit the code it names.
+#[derive(sqlx::FromRow, Debug)]
+pub struct Mismatch {
+    pub row_number: i32,
+    /// The code is not one of the organisation's.
+    pub unknown: bool,
+    /// The GTIN the code was generated with, when the row gives another.
+    pub other_gtin: Option<String>,
+    /// The lot the code was generated with (its URI carries it), when the
+    /// row gives another batch number.
+    pub other_lot: Option<String>,
+}
+
+/// Rows naming no code of the organisation, or a code of another GTIN or
+/// lot, in row order.
+pub fn mismatches(conn: &mut PgConnection) -> BoxStream<'_, Result<Mismatch, sqlx::Error>> {
+    sqlx::query_as(
+        "SELECT s.row_number, c.serial IS NULL AS unknown,
+                CASE WHEN j.gtin <> s.gtin THEN j.gtin END AS other_gtin,
+                CASE WHEN l.number <> s.batch_number THEN l.number END AS other_lot
+         FROM batch_stage s
+         LEFT JOIN codes c ON c.serial = s.serial
+         LEFT JOIN code_jobs j ON j.seq = c.job_seq
+         LEFT JOIN lots l ON l.id = j.lot_id
+         WHERE c.serial IS NULL OR j.gtin <> s.gtin OR l.number <> s.batch_number
+         ORDER BY s.row_number",
+    )
+    .fetch(conn)
+}
+
+/// Codes named by more than one row: each code's rows, the first 1,000 codes.
+pub async fn repeated_codes(conn: &mut PgConnection) -> Result<Vec<Vec<i32>>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT array_agg(row_number ORDER BY row_number) FROM batch_stage
+         GROUP BY serial HAVING count(*) > 1 ORDER BY min(row_number) LIMIT 1000",
+    )
+    .fetch_all(conn)
+    .await
+}
+
+/// How many codes are named by more than one row.
+pub async fn repeated_count(conn: &mut PgConnection) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM (SELECT serial FROM batch_stage GROUP BY serial HAVING count(*) > 1) AS r",
+    )
+    .fetch_one(conn)
+    .await
+}
+
+/// Writes the update's distinct batches.
+pub async fn insert_batches(conn: &mut PgConnection, id: Uuid) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "INSERT INTO batches (update_id, gtin, batch_number, manufactured_on, expires_on, licence_number, codes)
+         SELECT $1, gtin, batch_number, manufactured_on, expires_on, licence_number, count(*)
+         FROM batch_stage GROUP BY gtin, batch_number, manufactured_on, expires_on, licence_number",
+    )
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// Gives every staged code its batch (replacing what an earlier update
+/// gave it).
+pub async fn assign_codes(conn: &mut PgConnection, id: Uuid) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "INSERT INTO code_batches (serial, batch_id)
+         SELECT s.serial, b.id FROM batch_stage s
+         JOIN batches b ON b.update_id = $1 AND b.gtin = s.gtin AND b.batch_number = s.batch_number
+             AND b.manufactured_on = s.manufactured_on AND b.expires_on = s.expires_on
+             AND b.licence_number = s.licence_number
+         ON CONFLICT (serial) DO UPDATE SET batch_id = EXCLUDED.batch_id",
+    )
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// Stages the form's code range (a code job's codes `first..=last`, by
+/// position) with the form's fields, numbering the rows after `offset`.
+pub async fn stage_range(
+    conn: &mut PgConnection,
+    range: &super::StoredRange,
+    offset: i32,
+    fields: &super::BatchRow,
+) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "INSERT INTO batch_stage (row_number, serial, gtin, batch_number, manufactured_on, expires_on, licence_number)
+         SELECT $4 + c.position - $2 + 1, c.serial, $5, $6, $7, $8, $9
+         FROM codes c JOIN code_jobs j ON j.seq = c.job_seq
+         WHERE j.id = $1 AND c.position BETWEEN $2 AND $3",
+    )
+    .bind(range.code_job_id)
+    .bind(range.first)
+    .bind(range.last)
+    .bind(offset)
+    .bind(&fields.gtin)
+    .bind(&fields.batch_number)
+    .bind(fields.manufactured_on)
+    .bind(fields.expires_on)
+    .bind(&fields.licence_number)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// The batch data of a code, for the public scan page.
+#[derive(sqlx::FromRow, Debug, Clone, serde::Serialize)]
+pub struct CodeBatch {
+    pub batch_number: String,
+    pub manufactured_on: NaiveDate,
+    pub expires_on: NaiveDate,
+    pub licence_number: String,
+}
+
+pub async fn code_batch(
+    conn: &mut PgConnection,
+    serial: i64,
+) -> Result<Option<CodeBatch>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT b.batch_number, b.manufactured_on, b.expires_on, b.licence_number
+         FROM code_batches cb JOIN batches b ON b.id = cb.batch_id WHERE cb.serial = $1",
+    )
+    .bind(serial)
+    .fetch_optional(conn)
+    .await
+}

@@ -1,0 +1,112 @@
+//! The files the batch updates hand out: the XLSX template (written with
+//! `rust_xlsxwriter`) and an update's result as CSV.
+
+use rust_xlsxwriter::{Format, Workbook, XlsxError};
+
+use super::store::BatchSummary;
+use super::{BatchUpdateRow, COLUMNS, RowProblem};
+use crate::codes::csv_field;
+
+/// What each column takes, as the template's second sheet and the pages
+/// describe it.
+pub const COLUMN_NOTES: [(&str, &str); 6] = [
+    (
+        "code",
+        "The code's 11-character serial (as in your code downloads), or its full URI.",
+    ),
+    (
+        "gtin",
+        "The product's GTIN (8, 12, 13 or 14 digits, with its check digit): the GTIN the code was generated for.",
+    ),
+    (
+        "batch_number",
+        "1 to 20 letters, digits or GS1 punctuation; the code's own batch when it was generated for one.",
+    ),
+    ("manufacturing_date", "YYYY-MM-DD, not in the future."),
+    ("expiry_date", "YYYY-MM-DD, after the manufacturing date."),
+    (
+        "licence_number",
+        "The manufacturing licence number (required by Schedule H2), 1 to 50 characters.",
+    ),
+];
+
+/// The XLSX template.
+pub fn xlsx() -> Result<Vec<u8>, anyhow::Error> {
+    build_xlsx().map_err(|e| anyhow::anyhow!("cannot write the XLSX template: {e}"))
+}
+
+fn build_xlsx() -> Result<Vec<u8>, XlsxError> {
+    let mut book = Workbook::new();
+    let bold = Format::new().set_bold();
+    let text = Format::new().set_num_format("@");
+    let sheet = book.add_worksheet().set_name("Batch update")?;
+    for (col, name) in COLUMNS.iter().enumerate() {
+        let col = col as u16;
+        sheet.write_string_with_format(0, col, *name, &bold)?;
+        sheet.set_column_width(col, 22)?;
+        sheet.set_column_format(col, &text)?;
+    }
+    sheet.set_freeze_panes(1, 0)?;
+    let notes = book.add_worksheet().set_name("Columns")?;
+    notes.write_string_with_format(0, 0, "column", &bold)?;
+    notes.write_string_with_format(0, 1, "what it takes", &bold)?;
+    notes.set_column_width(0, 22)?;
+    notes.set_column_width(1, 100)?;
+    for (row, (name, note)) in COLUMN_NOTES.iter().enumerate() {
+        let row = row as u32 + 1;
+        notes.write_string(row, 0, *name)?;
+        notes.write_string(row, 1, *note)?;
+    }
+    notes.write_string(
+        8,
+        0,
+        "Only the first sheet is read. Up to 1,000,000 rows per file; the header row is row 1.",
+    )?;
+    book.save_to_buffer()
+}
+
+/// A CSV cell that a spreadsheet will not run as a formula.
+fn safe(value: &str) -> String {
+    if value.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        csv_field(&format!("'{value}"))
+    } else {
+        csv_field(value)
+    }
+}
+
+/// An update's result: its problems, or the batches it assigned.
+pub fn result_csv(
+    update: &BatchUpdateRow,
+    errors: &[RowProblem],
+    batches: &[BatchSummary],
+) -> String {
+    let mut out = String::new();
+    if !errors.is_empty() || update.status == "invalid" || update.status == "failed" {
+        out.push_str("row,column,reason\n");
+        if let Some(failure) = &update.failure {
+            out.push_str(&format!("0,,{}\n", safe(failure)));
+        }
+        for e in errors {
+            out.push_str(&format!(
+                "{},{},{}\n",
+                e.row,
+                safe(&e.column),
+                safe(&e.reason)
+            ));
+        }
+        return out;
+    }
+    out.push_str("gtin,batch_number,manufacturing_date,expiry_date,licence_number,codes\n");
+    for b in batches {
+        out.push_str(&format!(
+            "{},{},{},{},{},{}\n",
+            b.gtin,
+            safe(&b.batch_number),
+            b.manufactured_on,
+            b.expires_on,
+            safe(&b.licence_number),
+            b.codes
+        ));
+    }
+    out
+}

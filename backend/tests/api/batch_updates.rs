@@ -1,0 +1,656 @@
+//! Batch updates (issue 10): Schedule H2 batch data assigned to codes by
+//! CSV, XLSX or the manual form; checked row by row, applied whole or not
+//! at all, once per content; and each client sees only its own.
+
+use std::time::Duration;
+
+use brandops::accounts::Role;
+use brandops::codes::Serial;
+use brandops::tenants::TenantKind;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::{
+    Client, TestApp, TestTenant, assert_isolated_between, download, gtin, unique,
+};
+
+/// Codes stored (as the owner) for a client: a product with `gtin`, a code
+/// job of `n` codes in lot `lot` (when given). Answers the serials, in the
+/// job's order, and the job's id.
+async fn codes(
+    app: &TestApp,
+    t: &TestTenant,
+    gtin: &str,
+    lot: Option<&str>,
+    n: i64,
+) -> (Vec<String>, String) {
+    let s = &t.schema;
+    let job = uuid::Uuid::new_v4();
+    let base = (uuid::Uuid::new_v4().as_u128() % 1_000_000_000_000) as i64 * 1000;
+    let lot_sql = lot.map_or("NULL".to_string(), |l| format!("'{l}'"));
+    let sql = format!(
+        "WITH p AS (INSERT INTO {s}.products (id, product_name, skuid, gtin)
+                    VALUES (gen_random_uuid(), 'Paracetamol 500', '{sku}', '{gtin}') RETURNING id, gtin),
+              l AS (INSERT INTO {s}.lots (id, product_id, number)
+                    SELECT gen_random_uuid(), p.id, {lot_sql} FROM p WHERE {lot_sql} IS NOT NULL RETURNING id),
+              j AS (INSERT INTO {s}.code_jobs (id, product_id, lot_id, gtin, resolver_base, quantity, generated, status)
+                    SELECT '{job}', p.id, (SELECT id FROM l), p.gtin, 'https://id.example', {n}, {n}, 'done' FROM p
+                    RETURNING seq)
+         INSERT INTO {s}.codes (serial, job_seq, position) SELECT {base} + g, j.seq, g FROM j, generate_series(1, {n}) g",
+        sku = unique("SKU"),
+    );
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .execute(&app.owner)
+        .await
+        .unwrap();
+    let serials = (1..=n)
+        .map(|g| Serial::from_db(base + g).to_string())
+        .collect();
+    (serials, job.to_string())
+}
+
+fn gtin14() -> String {
+    format!("0{}", gtin())
+}
+
+async fn client(app: &TestApp, id: &str) -> (TestTenant, Client) {
+    let t = app.tenant_named(id, TenantKind::Client).await;
+    let c = app.login(&t.admin).await;
+    (t, c)
+}
+
+/// Uploads `bytes` as the multipart field `file`.
+async fn upload(c: &Client, name: &str, bytes: Vec<u8>, dry_run: bool) -> (StatusCode, Value) {
+    let part = reqwest::multipart::Part::bytes(bytes).file_name(name.to_string());
+    let form = reqwest::multipart::Form::new().part("file", part);
+    let resp = c
+        .http
+        .post(c.url(&format!("/api/batch-updates?dry_run={dry_run}")))
+        .header("x-csrf-token", c.csrf.clone().unwrap())
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    let status = resp.status();
+    (status, resp.json().await.unwrap_or(Value::Null))
+}
+
+/// Polls an update until it ends (at most two minutes).
+async fn finished(c: &Client, id: &str) -> Value {
+    for _ in 0..1200 {
+        let (status, update) = c.get(&format!("/api/batch-updates/{id}")).await;
+        assert_eq!(status, StatusCode::OK, "{update}");
+        if ["valid", "invalid", "applied", "failed"].contains(&update["status"].as_str().unwrap()) {
+            return update;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("batch update {id} did not finish");
+}
+
+/// Uploads and waits for the end.
+async fn run(c: &Client, name: &str, bytes: Vec<u8>, dry_run: bool) -> Value {
+    let (status, update) = upload(c, name, bytes, dry_run).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{update}");
+    finished(c, update["id"].as_str().unwrap()).await
+}
+
+const HEADER: &str = "code,gtin,batch_number,manufacturing_date,expiry_date,licence_number\n";
+
+fn csv(rows: &[String]) -> Vec<u8> {
+    let mut text = HEADER.to_string();
+    for row in rows {
+        text.push_str(row);
+        text.push('\n');
+    }
+    text.into_bytes()
+}
+
+fn good_rows(serials: &[String], gtin: &str, batch: &str) -> Vec<String> {
+    serials
+        .iter()
+        .map(|s| format!("{s},{gtin},{batch},2026-01-10,2028-01-31,KA/25/1234"))
+        .collect()
+}
+
+async fn code_batches(app: &TestApp, t: &TestTenant) -> i64 {
+    app.rows(t, "code_batches").await
+}
+
+#[tokio::test]
+async fn a_csv_is_checked_by_a_dry_run_then_applied_whole() {
+    let app = TestApp::spawn().await;
+    let (a, admin) = client(&app, "clientA").await;
+    let g = gtin14();
+    let (serials, _) = codes(&app, &a, &g, Some("B-77"), 5).await;
+    let file = csv(&good_rows(&serials, &g, "B-77"));
+
+    let dry = run(&admin, "batch.csv", file.clone(), true).await;
+    assert_eq!(dry["status"], "valid", "{dry}");
+    assert_eq!(dry["rows_read"], 5);
+    assert_eq!(dry["rows_applied"], 0);
+    assert_eq!(dry["format"], "csv");
+    assert_eq!(dry["file_name"], "batch.csv");
+    assert_eq!(code_batches(&app, &a).await, 0, "a dry run writes nothing");
+
+    let employee = app.login(&app.account(&a, Role::Employee).await).await;
+    let applied = run(&employee, "batch.csv", file, false).await;
+    assert_eq!(applied["status"], "applied", "{applied}");
+    assert_eq!(applied["rows_applied"], 5);
+    assert_eq!(applied["bytes_read"], applied["size_bytes"]);
+    assert_eq!(applied["batches"][0]["batch_number"], "B-77");
+    assert_eq!(applied["batches"][0]["codes"], 5);
+    assert_eq!(applied["batches"][0]["expires_on"], "2028-01-31");
+    assert_eq!(applied["created_by_name"], employee.user["name"]);
+    assert_eq!(code_batches(&app, &a).await, 5);
+    assert_eq!(
+        app.audited(&a, "organisation.batch_update_applied").await,
+        1
+    );
+
+    let id = applied["id"].as_str().unwrap();
+    let (status, kind, result) =
+        download(&admin, &format!("/api/batch-updates/{id}/result.csv")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(kind.starts_with("text/csv"));
+    let result = String::from_utf8(result).unwrap();
+    assert!(
+        result.contains(&format!("{g},B-77,2026-01-10,2028-01-31,KA/25/1234,5")),
+        "{result}"
+    );
+
+    let (_, history) = admin.get("/api/batch-updates").await;
+    let updates = history["updates"].as_array().unwrap();
+    assert_eq!(updates.len(), 2);
+    assert_eq!(updates[0]["id"], applied["id"], "newest first");
+}
+
+#[tokio::test]
+async fn the_same_content_is_applied_once_even_when_sent_at_once() {
+    let app = TestApp::spawn().await;
+    let (a, admin) = client(&app, "clientA").await;
+    let g = gtin14();
+    let (serials, _) = codes(&app, &a, &g, None, 3).await;
+    let file = csv(&good_rows(&serials, &g, "B1"));
+
+    let sends = (0..4).map(|_| upload(&admin, "same.csv", file.clone(), false));
+    let answers = futures::future::join_all(sends).await;
+    let accepted: Vec<&Value> = answers
+        .iter()
+        .filter(|(s, _)| *s == StatusCode::ACCEPTED)
+        .map(|(_, b)| b)
+        .collect();
+    assert_eq!(accepted.len(), 1, "{answers:?}");
+    for (status, body) in answers.iter().filter(|(s, _)| *s != StatusCode::ACCEPTED) {
+        assert_eq!(*status, StatusCode::CONFLICT, "{body}");
+        assert_eq!(body["code"], "already_applied");
+    }
+    let done = finished(&admin, accepted[0]["id"].as_str().unwrap()).await;
+    assert_eq!(done["status"], "applied");
+
+    // Again, after it was applied: refused, naming the earlier update.
+    let (status, body) = upload(&admin, "renamed.csv", file.clone(), false).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains(done["id"].as_str().unwrap()),
+        "{body}"
+    );
+    assert_eq!(app.rows(&a, "batch_updates").await, 1);
+    // A dry run of it is still allowed (it writes nothing).
+    assert_eq!(run(&admin, "same.csv", file, true).await["status"], "valid");
+}
+
+#[tokio::test]
+async fn one_bad_row_changes_nothing_and_every_problem_is_reported() {
+    let app = TestApp::spawn().await;
+    let (a, admin) = client(&app, "clientA").await;
+    let g = gtin14();
+    let other_gtin = gtin14();
+    let (serials, _) = codes(&app, &a, &g, Some("LOT-9"), 12).await;
+    // An earlier update that must survive the failed one untouched.
+    let first = run(
+        &admin,
+        "first.csv",
+        csv(&good_rows(&serials[..2], &g, "LOT-9")),
+        false,
+    )
+    .await;
+    assert_eq!(first["status"], "applied", "{first}");
+
+    // Another client's code is not one of this organisation's.
+    let (b, _) = client(&app, "clientB").await;
+    let (b_serials, _) = codes(&app, &b, &g, None, 1).await;
+    let bad_check_digit = format!("{}{}", &g[..13], (g.as_bytes()[13] - b'0' + 1) % 10);
+    let s = &serials;
+    let rows = vec![
+        format!("{},{g},LOT-9,2026-01-10,2028-01-31,KA/1", s[0]), // 2 ok
+        format!("{},{g},LOT-9,2026-02-30,2028-01-31,KA/1", s[1]), // 3 date
+        format!("{},{g},LOT-9,2026-01-10,2025-01-31,KA/1", s[2]), // 4 expiry before
+        format!("{},{g},LOT-9,2099-01-10,2100-01-31,KA/1", s[3]), // 5 future
+        format!("{},{g},LOT 9,2026-01-10,2028-01-31,KA/1", s[4]), // 6 batch format
+        format!(
+            "{},{bad_check_digit},LOT-9,2026-01-10,2028-01-31,KA/1",
+            s[5]
+        ), // 7 check digit
+        format!("{},{other_gtin},LOT-9,2026-01-10,2028-01-31,KA/1", s[6]), // 8 other GTIN
+        format!("{},{g},LOT-8,2026-01-10,2028-01-31,KA/1", s[7]), // 9 other lot
+        format!("{},{g},LOT-9,2026-01-10,2028-01-31,", s[8]),     // 10 licence
+        format!("{},{g},LOT-9,2026-01-10,2028-01-31,KA/1", b_serials[0]), // 11 not ours
+        format!("{},{g},LOT-9,2026-01-10,2028-01-31,KA/1", s[0]), // 12 repeated
+        format!("ZZZ,{g},LOT-9,2026-01-10,2028-01-31,KA/1"),      // 13 code
+        format!("<script>alert(1)</script>,{g},LOT-9,2026-01-10,2028-01-31,KA/1"), // 14 markup
+    ];
+    let update = run(&admin, "bad.csv", csv(&rows), false).await;
+    assert_eq!(update["status"], "invalid", "{update}");
+    assert_eq!(update["rows_read"], 13);
+    assert_eq!(update["rows_applied"], 0);
+    let errors: Vec<(i64, String)> = update["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["row"].as_i64().unwrap(),
+                e["column"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let expected: Vec<(i64, &str)> = vec![
+        (3, "manufacturing_date"),
+        (4, "expiry_date"),
+        (5, "manufacturing_date"),
+        (6, "batch_number"),
+        (7, "gtin"),
+        (8, "gtin"),
+        (9, "batch_number"),
+        (10, "licence_number"),
+        (11, "code"),
+        (12, "code"),
+        (13, "code"),
+        (14, "code"),
+    ];
+    let expected: Vec<(i64, String)> = expected
+        .into_iter()
+        .map(|(r, c)| (r, c.to_string()))
+        .collect();
+    assert_eq!(errors, expected, "{update}");
+    assert_eq!(update["error_count"], 12);
+    let reason = |row: i64| {
+        update["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["row"] == row)
+            .unwrap()["reason"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        reason(4).contains("must be after manufacturing_date"),
+        "{}",
+        reason(4)
+    );
+    assert!(reason(7).contains("check digit"), "{}", reason(7));
+    assert!(reason(8).contains(&g), "{}", reason(8));
+    assert!(reason(9).contains("LOT-9"), "{}", reason(9));
+    assert!(reason(10).contains("Schedule H2"), "{}", reason(10));
+    assert!(
+        reason(11).contains("No code of your organisation"),
+        "{}",
+        reason(11)
+    );
+    assert!(reason(12).contains("also in row 2"), "{}", reason(12));
+
+    // Nothing changed: the earlier update's two codes, no batch of this one.
+    assert_eq!(code_batches(&app, &a).await, 2);
+    assert_eq!(app.rows(&a, "batches").await, 1);
+    // The result download lists the problems.
+    let id = update["id"].as_str().unwrap();
+    let (_, _, result) = download(&admin, &format!("/api/batch-updates/{id}/result.csv")).await;
+    let result = String::from_utf8(result).unwrap();
+    assert!(
+        result.starts_with("row,column,reason\n3,manufacturing_date,"),
+        "{result}"
+    );
+    // A failed update does not block applying the corrected file.
+    let fixed = run(
+        &admin,
+        "bad.csv",
+        csv(&good_rows(&serials[2..], &g, "LOT-9")),
+        false,
+    )
+    .await;
+    assert_eq!(fixed["status"], "applied", "{fixed}");
+    assert_eq!(code_batches(&app, &a).await, 12);
+}
+
+#[tokio::test]
+async fn a_later_update_replaces_a_code_batch_data() {
+    let app = TestApp::spawn().await;
+    let (a, admin) = client(&app, "clientA").await;
+    let g = gtin14();
+    let (serials, _) = codes(&app, &a, &g, None, 2).await;
+    run(
+        &admin,
+        "one.csv",
+        csv(&good_rows(&serials, &g, "OLD")),
+        false,
+    )
+    .await;
+    let second = run(
+        &admin,
+        "two.csv",
+        csv(&good_rows(&serials[..1], &g, "NEW")),
+        false,
+    )
+    .await;
+    assert_eq!(second["status"], "applied", "{second}");
+    let numbers: Vec<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT b.batch_number FROM {s}.code_batches cb JOIN {s}.batches b ON b.id = cb.batch_id ORDER BY 1",
+        s = a.schema
+    )))
+    .fetch_all(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(numbers, ["NEW", "OLD"]);
+}
+
+/// An XLSX as a spreadsheet program writes one: the GTIN typed as a number
+/// (its leading zero gone), the dates as date cells, extra columns.
+fn xlsx(serials: &[String], gtin: &str, batch: &str) -> Vec<u8> {
+    use rust_xlsxwriter::{ExcelDateTime, Format, Workbook};
+    let mut book = Workbook::new();
+    let date = Format::new().set_num_format("yyyy-mm-dd");
+    let sheet = book.add_worksheet();
+    let header = [
+        "notes",
+        "licence_number",
+        "code",
+        "gtin",
+        "batch_number",
+        "manufacturing_date",
+        "expiry_date",
+    ];
+    for (i, h) in header.iter().enumerate() {
+        sheet.write_string(0, i as u16, *h).unwrap();
+    }
+    let made = ExcelDateTime::from_ymd(2026, 3, 1).unwrap();
+    let expires = ExcelDateTime::from_ymd(2029, 2, 28).unwrap();
+    for (i, serial) in serials.iter().enumerate() {
+        let row = i as u32 + 1;
+        sheet.write_string(row, 0, "<b>note</b>").unwrap();
+        sheet.write_string(row, 1, "MH-2026-0001").unwrap();
+        sheet.write_string(row, 2, serial).unwrap();
+        sheet
+            .write_number(row, 3, gtin.parse::<f64>().unwrap())
+            .unwrap();
+        sheet.write_string(row, 4, batch).unwrap();
+        sheet
+            .write_datetime_with_format(row, 5, &made, &date)
+            .unwrap();
+        sheet
+            .write_datetime_with_format(row, 6, &expires, &date)
+            .unwrap();
+    }
+    book.save_to_buffer().unwrap()
+}
+
+#[tokio::test]
+async fn an_xlsx_is_read_like_a_csv() {
+    let app = TestApp::spawn().await;
+    let (a, admin) = client(&app, "clientB").await;
+    let g = gtin14();
+    let (serials, _) = codes(&app, &a, &g, None, 4).await;
+    let update = run(&admin, "batch.xlsx", xlsx(&serials, &g, "X-1"), false).await;
+    assert_eq!(update["status"], "applied", "{update}");
+    assert_eq!(update["format"], "xlsx");
+    assert_eq!(update["rows_applied"], 4);
+    assert_eq!(update["batches"][0]["manufactured_on"], "2026-03-01");
+    assert_eq!(update["batches"][0]["expires_on"], "2029-02-28");
+    assert_eq!(update["batches"][0]["licence_number"], "MH-2026-0001");
+    assert_eq!(update["batches"][0]["gtin"], g);
+
+    // A bad row in an XLSX is reported by its spreadsheet row.
+    let mut bad = serials.clone();
+    bad[2] = "nope".into();
+    let update = run(&admin, "bad.xlsx", xlsx(&bad, &g, "X-2"), false).await;
+    assert_eq!(update["status"], "invalid", "{update}");
+    assert_eq!(update["errors"][0]["row"], 4);
+    assert_eq!(update["errors"][0]["column"], "code");
+}
+
+#[tokio::test]
+async fn the_templates_name_the_columns() {
+    use calamine::{Reader, Xlsx};
+    let app = TestApp::spawn().await;
+    let (_, admin) = client(&app, "clientA").await;
+    let (status, kind, bytes) = download(&admin, "/api/batch-updates/template.csv").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(kind.starts_with("text/csv"));
+    assert_eq!(String::from_utf8(bytes).unwrap(), HEADER);
+    let (status, kind, bytes) = download(&admin, "/api/batch-updates/template.xlsx").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(kind.contains("spreadsheetml"));
+    let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).unwrap();
+    let first = book.sheet_names()[0].clone();
+    let range = book.worksheet_range(&first).unwrap();
+    let header: Vec<String> = range
+        .rows()
+        .next()
+        .unwrap()
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    assert_eq!(header.join(",") + "\n", HEADER);
+}
+
+#[tokio::test]
+async fn bad_files_get_clear_errors_and_store_nothing() {
+    let app = TestApp::spawn().await;
+    let (a, admin) = client(&app, "clientA").await;
+    let cases: Vec<(&str, Vec<u8>, StatusCode, &str)> = vec![
+        ("empty.csv", Vec::new(), StatusCode::BAD_REQUEST, "empty"),
+        (
+            "image.csv",
+            vec![0x89, b'P', b'N', b'G', 0, 0, 0xff, 0xfe],
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "neither",
+        ),
+        (
+            "old.xls",
+            vec![0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1],
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ".xls",
+        ),
+        (
+            "cols.csv",
+            b"code,gtin\nA,B\n".to_vec(),
+            StatusCode::BAD_REQUEST,
+            "batch_number, manufacturing_date, expiry_date, licence_number",
+        ),
+        (
+            "head.csv",
+            HEADER.as_bytes().to_vec(),
+            StatusCode::BAD_REQUEST,
+            "no rows",
+        ),
+        (
+            "latin1.csv",
+            b"code,gtin,batch_number,manufacturing_date,expiry_date,licence_number\n\xe9,1\n"
+                .to_vec(),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "neither",
+        ),
+    ];
+    for (name, bytes, status, says) in cases {
+        let (got, body) = upload(&admin, name, bytes, false).await;
+        assert_eq!(got, status, "{name}: {body}");
+        assert!(
+            body["error"].as_str().unwrap().contains(says),
+            "{name}: {body}"
+        );
+    }
+    // Larger than the limit: refused before it is read.
+    let resp = admin
+        .http
+        .post(admin.url("/api/batch-updates?dry_run=false"))
+        .header("x-csrf-token", admin.csrf.clone().unwrap())
+        .header("content-type", "multipart/form-data; boundary=x")
+        .header("content-length", (300u64 * 1024 * 1024).to_string())
+        .body("--x--")
+        .send()
+        .await;
+    if let Ok(resp) = resp {
+        assert_eq!(resp.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    }
+    // A ZIP that is no workbook, and a malformed CSV, end invalid with a
+    // problem on row 0.
+    let zip = run(&admin, "fake.xlsx", b"PK\x03\x04garbage".to_vec(), false).await;
+    assert_eq!(zip["status"], "invalid", "{zip}");
+    assert_eq!(zip["errors"][0]["row"], 0);
+    assert!(
+        zip["errors"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("xlsx"),
+        "{zip}"
+    );
+    // (Past the first 64 KiB, which the upload itself looks at.)
+    let mut broken = HEADER.as_bytes().to_vec();
+    broken.resize(70 * 1024, b'\n');
+    broken.extend_from_slice(b"a,b,c,d,e,f\n\xff\xfe,2,3,4,5,6\n");
+    let bad = run(&admin, "broken.csv", broken, false).await;
+    assert_eq!(bad["status"], "invalid", "{bad}");
+    assert!(
+        bad["errors"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("UTF-8"),
+        "{bad}"
+    );
+    assert_eq!(app.rows(&a, "batches").await, 0);
+    assert_eq!(app.rows(&a, "batch_updates").await, 2);
+}
+
+#[tokio::test]
+async fn the_form_assigns_a_range_and_a_list_of_serials() {
+    let app = TestApp::spawn().await;
+    let (a, admin) = client(&app, "clientB").await;
+    let g = gtin14();
+    let (serials, job) = codes(&app, &a, &g, None, 10).await;
+    let form = json!({
+        "range": {"code_job_id": job, "first": 3, "last": 6},
+        "serials": [serials[8], format!("https://id.example/01/{g}/21/{}", serials[9])],
+        "gtin": g, "batch_number": "F-1", "manufacturing_date": "2026-05-01",
+        "expiry_date": "2027-05-01", "licence_number": "<i>L</i>-9",
+    });
+    let (status, update) = admin
+        .post("/api/batch-updates?dry_run=false", form.clone())
+        .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{update}");
+    assert_eq!(update["source"], "form");
+    let done = finished(&admin, update["id"].as_str().unwrap()).await;
+    assert_eq!(done["status"], "applied", "{done}");
+    assert_eq!(done["rows_applied"], 6);
+    assert_eq!(
+        done["batches"][0]["licence_number"], "<i>L</i>-9",
+        "markup is kept as text"
+    );
+    assert_eq!(code_batches(&app, &a).await, 6);
+    // The same entry again: applied once.
+    let (status, again) = admin
+        .post("/api/batch-updates?dry_run=false", form.clone())
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{again}");
+
+    let mut bad = form.clone();
+    bad["gtin"] = json!("12345678");
+    bad["expiry_date"] = json!("2026-01-01");
+    let (status, body) = admin.post("/api/batch-updates?dry_run=true", bad).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let message = body["error"].as_str().unwrap();
+    assert!(
+        message.contains("check digit") && message.contains("expiry_date"),
+        "{message}"
+    );
+    let mut unknown = form.clone();
+    unknown["range"]["code_job_id"] = json!(uuid::Uuid::new_v4());
+    let (status, _) = admin.post("/api/batch-updates?dry_run=true", unknown).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let mut beyond = form.clone();
+    beyond["range"]["last"] = json!(11);
+    let (status, body) = admin.post("/api/batch-updates?dry_run=true", beyond).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    let (status, _) = admin
+        .post("/api/batch-updates?dry_run=true", json!({"gtin": g, "batch_number": "F", "manufacturing_date": "2026-01-01", "expiry_date": "2027-01-01", "licence_number": "L"}))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "no codes");
+    assert_eq!(app.rows(&a, "batch_updates").await, 1);
+}
+
+#[tokio::test]
+async fn brands_and_other_roles_are_refused() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let (a, _) = client(&app, "clientA").await;
+    let callers = [
+        app.login(&brand.admin).await,
+        app.login(&app.account(&brand, Role::Manager).await).await,
+        app.login(&app.account(&a, Role::Manager).await).await,
+    ];
+    for c in &callers {
+        let (status, _) = c.get("/api/batch-updates").await;
+        assert_eq!(status, StatusCode::FORBIDDEN);
+        let (status, _) = upload(c, "x.csv", csv(&[]), true).await;
+        assert_eq!(status, StatusCode::FORBIDDEN);
+    }
+    assert_eq!(app.rows(&a, "batch_updates").await, 0);
+}
+
+#[tokio::test]
+async fn another_client_never_sees_an_update() {
+    let app = TestApp::spawn().await;
+    let (a, a_admin) = client(&app, "clientA").await;
+    let (b, b_admin) = client(&app, "clientB").await;
+    let g = gtin14();
+    let (serials, _) = codes(&app, &a, &g, None, 2).await;
+    assert_isolated_between(
+        &a_admin,
+        &b_admin,
+        async |c: &Client| {
+            let update = run(
+                c,
+                &format!("{}.csv", unique("secret")),
+                csv(&good_rows(&serials, &g, "ISO")),
+                false,
+            )
+            .await;
+            assert_eq!(update["status"], "applied", "{update}");
+            update["id"].as_str().unwrap().to_string()
+        },
+        async |c: &Client, id: &str| {
+            vec![
+                c.get("/api/batch-updates").await,
+                c.get(&format!("/api/batch-updates/{id}")).await,
+                c.get(&format!("/api/batch-updates/{id}/result.csv")).await,
+            ]
+        },
+    )
+    .await;
+    // B naming A's codes finds no code of its own, and changes nothing.
+    let update = run(
+        &b_admin,
+        "steal.csv",
+        csv(&good_rows(&serials, &g, "B")),
+        false,
+    )
+    .await;
+    assert_eq!(update["status"], "invalid");
+    assert_eq!(update["error_count"], 2);
+    assert_eq!(app.rows(&b, "code_batches").await, 0);
+    assert_eq!(app.rows(&a, "code_batches").await, 2);
+}
