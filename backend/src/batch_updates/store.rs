@@ -358,24 +358,35 @@ pub async fn stage_range(
     Ok(done.rows_affected())
 }
 
-/// The batch data of a code, for the public scan page.
-#[derive(sqlx::FromRow, Debug, Clone, serde::Serialize)]
-pub struct CodeBatch {
-    pub batch_number: String,
-    pub manufactured_on: NaiveDate,
-    pub expires_on: NaiveDate,
-    pub licence_number: String,
+/// What a pharmaceutical pack's scan page adds (Schedule H2): the batch
+/// data a batch update gave the code, and the manufacturer (the company of
+/// the product, client A's CIN companies).
+#[derive(sqlx::FromRow, Debug, Clone, Default)]
+pub struct PackDetails {
+    pub batch_number: Option<String>,
+    pub manufactured_on: Option<NaiveDate>,
+    pub expires_on: Option<NaiveDate>,
+    pub licence_number: Option<String>,
+    pub manufacturer: Option<String>,
+    pub manufacturer_address: Option<String>,
 }
 
-pub async fn code_batch(
+pub async fn pack_details(
     conn: &mut PgConnection,
     serial: i64,
-) -> Result<Option<CodeBatch>, sqlx::Error> {
+    product_id: Uuid,
+) -> Result<Option<PackDetails>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT b.batch_number, b.manufactured_on, b.expires_on, b.licence_number
-         FROM code_batches cb JOIN batches b ON b.id = cb.batch_id WHERE cb.serial = $1",
+        "SELECT b.batch_number, b.manufactured_on, b.expires_on, b.licence_number,
+                co.name AS manufacturer, co.registered_address AS manufacturer_address
+         FROM products p
+         LEFT JOIN companies co ON co.id = p.company_id
+         LEFT JOIN code_batches cb ON cb.serial = $1
+         LEFT JOIN batches b ON b.id = cb.batch_id
+         WHERE p.id = $2",
     )
     .bind(serial)
+    .bind(product_id)
     .fetch_optional(conn)
     .await
 }

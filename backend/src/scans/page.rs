@@ -20,6 +20,10 @@ pub struct ScanView<'a> {
     pub manufactured_on: Option<String>,
     pub expires_on: Option<String>,
     pub expired: bool,
+    /// The manufacturing licence number (Schedule H2), from a batch update.
+    pub licence_number: Option<&'a str>,
+    /// The manufacturer's name and address (the product's company).
+    pub manufacturer: Option<(&'a str, &'a str)>,
     pub scans_before: i64,
     /// The token of the review form (a person's scan of a real code).
     pub review_token: Option<String>,
@@ -184,6 +188,13 @@ pub fn scan_page(view: &ScanView<'_>) -> String {
         if let Some(expiry) = &view.expires_on {
             row(&mut body, "Expires on", expiry);
         }
+        if let Some(licence) = view.licence_number {
+            row(&mut body, "Mfg. licence no.", licence);
+        }
+        if let Some((name, address)) = view.manufacturer {
+            row(&mut body, "Manufacturer", name);
+            row(&mut body, "Manufacturer's address", address);
+        }
         body.push_str("</dl>");
         if view.expired {
             let _ = write!(
@@ -325,6 +336,8 @@ mod tests {
             manufactured_on: None,
             expires_on: None,
             expired: false,
+            licence_number: None,
+            manufacturer: None,
             scans_before: 0,
             review_token: Some("t\"><script>".into()),
             reviews: Some(ProductReviews {

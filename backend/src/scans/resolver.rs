@@ -106,6 +106,8 @@ struct Outcome {
     reviews: Option<ProductReviews>,
     passport_html: Option<String>,
     journey: Vec<(String, String)>,
+    /// A pharmaceutical pack's batch data and manufacturer (the page only).
+    pack: Option<crate::batch_updates::store::PackDetails>,
 }
 
 /// A journey step's words for a consumer.
@@ -377,6 +379,7 @@ async fn record(
         reviews: None,
         passport_html: None,
         journey: Vec::new(),
+        pack: None,
     };
     let verdict = |suspicious: bool| {
         if suspicious {
@@ -449,12 +452,21 @@ async fn record(
         return Ok(Some(not_recognised()));
     };
     let code = recorded.code;
-    // Only the page shows the product's reviews, passport and journey.
-    let (reviews, passport_html, journey) = if for_page {
+    // Only the page shows the product's reviews, passport, journey and the
+    // pack's batch data.
+    let (reviews, passport_html, journey, pack) = if for_page {
         let mut conn = state.db.read_tenant(&tenant).await?;
         let (average, count, newest) =
             crate::reviews::store::for_scan_page(&mut conn, code.product_id, 3).await?;
         let (passport, journey) = public_story(&mut conn, &code).await?;
+        let pack = match serial {
+            Some(serial) => {
+                crate::batch_updates::store::pack_details(&mut conn, serial, code.product_id)
+                    .await?
+            }
+            None => None,
+        };
+        conn.finish().await?;
         (
             Some(ProductReviews {
                 average,
@@ -463,9 +475,10 @@ async fn record(
             }),
             passport,
             journey,
+            pack,
         )
     } else {
-        (None, None, Vec::new())
+        (None, None, Vec::new(), None)
     };
     Ok(Some(Outcome {
         verdict: verdict(code.suspicious),
@@ -478,6 +491,7 @@ async fn record(
         reviews,
         passport_html,
         journey,
+        pack,
         code: Some(code),
     }))
 }
@@ -485,7 +499,9 @@ async fn record(
 fn respond(req: &Request, link: &DigitalLink, outcome: &Outcome) -> Response {
     let code = outcome.code.as_ref();
     let today = Utc::now().date_naive();
-    let expiry = code.and_then(|c| c.expires_on);
+    // Batch data a batch update gave the code wins over its lot's.
+    let batch = outcome.pack.as_ref().filter(|p| p.batch_number.is_some());
+    let expiry = batch.map_or_else(|| code.and_then(|c| c.expires_on), |b| b.expires_on);
     let expired = expiry.is_some_and(|d| d < today);
     let expiry_text = expiry.map(|d| d.format("%Y-%m-%d").to_string());
     if wants_json(req) {
@@ -511,10 +527,23 @@ fn respond(req: &Request, link: &DigitalLink, outcome: &Outcome) -> Response {
         product_name: code.map(|c| c.product_name.as_str()),
         gtin: &link.gtin,
         skuid: code.map(|c| c.skuid.as_str()),
-        lot: code.and_then(|c| c.lot_number.as_deref()),
-        manufactured_on: code
-            .and_then(|c| c.manufactured_on)
+        lot: batch.map_or_else(
+            || code.and_then(|c| c.lot_number.as_deref()),
+            |b| b.batch_number.as_deref(),
+        ),
+        manufactured_on: batch
+            .map_or_else(
+                || code.and_then(|c| c.manufactured_on),
+                |b| b.manufactured_on,
+            )
             .map(|d| d.format("%Y-%m-%d").to_string()),
+        licence_number: batch.and_then(|b| b.licence_number.as_deref()),
+        manufacturer: outcome.pack.as_ref().and_then(|p| {
+            Some((
+                p.manufacturer.as_deref()?,
+                p.manufacturer_address.as_deref()?,
+            ))
+        }),
         expires_on: expiry_text,
         expired,
         scans_before: outcome.scans_before,

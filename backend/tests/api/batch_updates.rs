@@ -654,3 +654,62 @@ async fn another_client_never_sees_an_update() {
     assert_eq!(app.rows(&b, "code_batches").await, 0);
     assert_eq!(app.rows(&a, "code_batches").await, 2);
 }
+
+#[tokio::test]
+async fn the_scan_page_shows_the_batch_data_and_warns_when_expired() {
+    let app = TestApp::spawn().await;
+    let (a, admin) = client(&app, "clientA").await;
+    let g = gtin14();
+    let (serials, _) = codes(&app, &a, &g, None, 2).await;
+    // The GTIN in the platform's registry (as creating the product does),
+    // and the product a company's, the manufacturer on the label.
+    let cin = "L24230MH1950PLC008311";
+    let (status, company) = admin
+        .post(
+            "/api/companies",
+            json!({"cin": cin, "name": "Alpha <Labs> Ltd", "registered_address": "1 Marine Drive, Mumbai"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{company}");
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+        "INSERT INTO platform.gtins (gtin, tenant_id) VALUES ('{g}', '{t}');
+         UPDATE {s}.products SET company_id = '{c}'",
+        t = a.tenant.id,
+        s = a.schema,
+        c = company["id"].as_str().unwrap()
+    )))
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    let rows = vec![
+        format!(
+            "{},{g},FRESH-1,2026-01-10,2099-01-31,KA/25/1234",
+            serials[0]
+        ),
+        format!("{},{g},OLD-1,2019-01-10,2021-06-30,KA/19/0001", serials[1]),
+    ];
+    assert_eq!(
+        run(&admin, "h2.csv", csv(&rows), false).await["status"],
+        "applied"
+    );
+
+    let page = |serial: &str| {
+        let url = format!("{}/01/{g}/21/{serial}", app.base);
+        async move { reqwest::get(url).await.unwrap().text().await.unwrap() }
+    };
+    let fresh = page(&serials[0]).await;
+    for shown in [
+        "FRESH-1",
+        "2026-01-10",
+        "2099-01-31",
+        "KA/25/1234",
+        "Alpha &lt;Labs&gt; Ltd",
+        "1 Marine Drive, Mumbai",
+    ] {
+        assert!(fresh.contains(shown), "{shown} missing: {fresh}");
+    }
+    assert!(!fresh.contains("Expired."), "{fresh}");
+    let old = page(&serials[1]).await;
+    assert!(old.contains("OLD-1") && old.contains("KA/19/0001"), "{old}");
+    assert!(old.contains("expired on 2021-06-30"), "{old}");
+}
