@@ -24,6 +24,8 @@ use crate::tenants::TenantRef;
 #[derive(Clone, Debug)]
 pub struct Storage {
     store: Arc<dyn ObjectStore>,
+    /// `DATA_DIR` when files are local (no bucket).
+    local_root: Option<std::path::PathBuf>,
 }
 
 /// The size of the parts a file is uploaded in.
@@ -31,6 +33,10 @@ const PART: usize = 8 * 1024 * 1024;
 
 impl Storage {
     pub fn from_settings(settings: &Settings) -> anyhow::Result<Self> {
+        let local_root = settings
+            .s3_bucket
+            .is_none()
+            .then(|| settings.data_dir.clone());
         let store: Arc<dyn ObjectStore> = match &settings.s3_bucket {
             Some(bucket) => Arc::new(
                 object_store::aws::AmazonS3Builder::from_env()
@@ -48,7 +54,7 @@ impl Storage {
                 Arc::new(LocalFileSystem::new_with_prefix(&settings.data_dir)?)
             }
         };
-        Ok(Self { store })
+        Ok(Self { store, local_root })
     }
 
     /// The key of a tenant's file: `tenants/{tenant}/{area}/{id}.{ext}`.
@@ -99,6 +105,14 @@ impl Storage {
             .into_stream()
             .map(|chunk| chunk.map_err(std::io::Error::other));
         Ok((poem::Body::from_bytes_stream(stream), size))
+    }
+
+    /// The file's own path when files are local: a reader can open it where
+    /// it is instead of copying it.
+    pub fn local_path(&self, key: &Path) -> Option<std::path::PathBuf> {
+        self.local_root
+            .as_ref()
+            .map(|root| key.parts().fold(root.clone(), |p, part| p.join(part.as_ref())))
     }
 
     /// Copies the file to a local path (constant memory).

@@ -114,19 +114,25 @@ async fn work(state: &SharedState, tenant: &TenantRef, id: Uuid) -> anyhow::Resu
         update
     };
     let today = Utc::now().date_naive();
-    // The file, local for the reader (it may be in a bucket).
-    let local = tempfile::NamedTempFile::new()?;
+    // The file, local for the reader: where it is, or a copy from the bucket.
     let key = file_key(tenant, &update);
-    state.storage.get_to_file(&key, local.path()).await?;
+    let (local_path, copied) = match state.storage.local_path(&key) {
+        Some(path) => (path, None),
+        None => {
+            let copy = tempfile::NamedTempFile::new()?;
+            state.storage.get_to_file(&key, copy.path()).await?;
+            (copy.path().to_path_buf(), Some(copy))
+        }
+    };
 
     let form: Option<StoredForm> = match Format::parse(&update.format) {
         Format::Json => Some(serde_json::from_slice(
-            &tokio::fs::read(local.path()).await?,
+            &tokio::fs::read(&local_path).await?,
         )?),
         _ => None,
     };
     let (out, mut chunks) = mpsc::channel::<Chunk>(4);
-    let reader = spawn_reader(&update, local.path(), form.clone(), out, today);
+    let reader = spawn_reader(&update, &local_path, form.clone(), out, today);
 
     let mut tx = state.db.begin_tenant(tenant).await?;
     store::create_stage(&mut tx).await?;
@@ -151,7 +157,7 @@ async fn work(state: &SharedState, tenant: &TenantRef, id: Uuid) -> anyhow::Resu
         copy.finish().await?;
     }
     let outcome = reader.await?;
-    drop(local);
+    drop(copied);
     if let Err(problem) = outcome {
         found.add([problem]);
         return end_invalid(state, tenant, tx, progress, &update, &found).await;
