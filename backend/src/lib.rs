@@ -11,7 +11,8 @@
 //! Domains, each one folder with the same parts (`mod.rs`: types and rules;
 //! `api.rs` or `api/`: its operations; `store.rs`: its SQL):
 //! `accounts` (organisation users, the user's own profile and preferences),
-//! `audit`, `auth` (sign-in, sessions), `codes` (serialized codes: jobs,
+//! `audit`, `auth` (sign-in, sessions), `batch_updates` (Schedule H2 batch data
+//! assigned to codes by file or form), `codes` (serialized codes: jobs,
 //! downloads), `companies` (a client's companies by CIN and their overview), `epcis` (EPCIS 2.0 events: capture, export, the product journey and
 //! traceability), `labels` (templates, previews, print jobs), `organisation`, `passports`
 //! (digital product passports and their versions), `products`,
