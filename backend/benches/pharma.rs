@@ -18,7 +18,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use brandops::codes::Serial;
-use futures::StreamExt;
 use rand::RngCore;
 use serde_json::Value;
 use tokio::io::AsyncReadExt;
@@ -27,7 +26,7 @@ use common::{Bench, SignedIn, machine};
 
 const ROWS: u32 = 1_000_000;
 const ROUNDS: usize = 2;
-const GTIN: &str = "08901030865278";
+const GTIN: &str = "08901030865275";
 
 /// Samples this process's resident memory until stopped; the peak.
 struct RssPeak {

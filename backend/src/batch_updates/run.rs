@@ -160,7 +160,7 @@ async fn work(state: &SharedState, tenant: &TenantRef, id: Uuid) -> anyhow::Resu
     drop(copied);
     if let Err(problem) = outcome {
         found.add([problem]);
-        return end_invalid(state, tenant, tx, progress, &update, &found).await;
+        return end_invalid(state, tenant, tx, &update, &found).await;
     }
     if let Some(range) = form.as_ref().and_then(|f| f.range.as_ref().map(|r| (f, r))) {
         let (form, range) = range;
@@ -176,25 +176,23 @@ async fn work(state: &SharedState, tenant: &TenantRef, id: Uuid) -> anyhow::Resu
             found.add([RowProblem::new(0, "range", "The range holds no codes.")]);
         }
         if found.problems > 0 {
-            return end_invalid(state, tenant, tx, progress, &update, &found).await;
+            return end_invalid(state, tenant, tx, &update, &found).await;
         }
     }
     store::analyze_stage(&mut tx).await?;
     check_codes(&mut tx, &mut found).await?;
     progress.tick("validating", &found, true).await;
     if found.problems > 0 {
-        return end_invalid(state, tenant, tx, progress, &update, &found).await;
+        return end_invalid(state, tenant, tx, &update, &found).await;
     }
     let rows = i32::try_from(found.rows_read).unwrap_or(i32::MAX);
     if update.dry_run {
-        progress.close().await;
         store::finish(&mut tx, id, "valid", rows, 0, 0).await?;
         tx.commit().await?;
         remove_file(state, tenant, id).await;
         return Ok(());
     }
     progress.tick("applying", &found, true).await;
-    progress.close().await;
     let batches = store::insert_batches(&mut tx, id).await?;
     let applied = store::assign_codes(&mut tx, id).await?;
     let actor = Actor {
@@ -383,11 +381,9 @@ async fn end_invalid(
     state: &SharedState,
     tenant: &TenantRef,
     mut tx: crate::db::TenantTx,
-    progress: Progress,
     update: &BatchUpdateRow,
     found: &Found,
 ) -> anyhow::Result<()> {
-    progress.close().await;
     store::insert_problems(&mut tx, update.id, &found.kept).await?;
     let rows = i32::try_from(found.rows_read).unwrap_or(i32::MAX);
     store::finish(&mut tx, update.id, "invalid", rows, 0, found.error_count()).await?;
@@ -444,7 +440,4 @@ impl Progress {
         }
         let _ = conn.finish().await;
     }
-
-    /// No more progress: what follows is written by the job's transaction.
-    async fn close(self) {}
 }

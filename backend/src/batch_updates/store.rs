@@ -137,7 +137,7 @@ pub async fn finish(
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE batch_updates
-         SET status = $2, rows_read = $3, rows_applied = $4, error_count = $5, bytes_read = size_bytes, finished_at = now()
+         SET status = $2, rows_read = $3, rows_applied = $4, error_count = $5, bytes_read = size_bytes, finished_at = clock_timestamp()
          WHERE id = $1",
     )
     .bind(id)
@@ -156,7 +156,7 @@ pub async fn mark_failed(
     reason: &str,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE batch_updates SET status = 'failed', failure = $2, finished_at = now()
+        "UPDATE batch_updates SET status = 'failed', failure = $2, finished_at = clock_timestamp()
          WHERE id = $1 AND status NOT IN ('valid', 'invalid', 'applied')",
     )
     .bind(id)
