@@ -7,6 +7,7 @@ mod helpers;
 
 mod access;
 mod auth;
+mod code_download;
 mod codes;
 mod companies;
 mod contract;
