@@ -184,7 +184,8 @@ function ProductCodeSelector({
 
   return (
     <>
-      {issuer ? (
+      {/* The form waits for the jobs, whose batches it offers (and starts with). */}
+      {issuer && result !== null ? (
         <CardSection title="Batch and quantity">
           <SelectorForm
             productId={productId}
@@ -197,7 +198,7 @@ function ProductCodeSelector({
             onRefused={() => void refresh()}
           />
         </CardSection>
-      ) : (
+      ) : issuer ? null : (
         <p className="muted">
           Your organisation’s admins generate codes; download the codes already generated below.
         </p>
