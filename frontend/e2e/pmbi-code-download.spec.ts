@@ -18,8 +18,9 @@ function uniqueLot(): string {
 
 /** A product of client B with two batches of codes (made as the signed-in admin). */
 async function productWithBatches(page: Page) {
+  const name = unique('Cetirizine 10');
   const product = await createProductViaApi(page, {
-    product_name: unique('Cetirizine 10'),
+    product_name: name,
     skuid: unique('CTZ').toUpperCase(),
     gtin: uniqueGtin(),
   });
@@ -34,7 +35,7 @@ async function productWithBatches(page: Page) {
     quantity: 20,
     lot: { number: lots[1]!, expires_on: '2029-06-30' },
   });
-  return { product, lots };
+  return { product, name, lots };
 }
 
 function batchBox(page: Page, lot: string) {
@@ -45,10 +46,14 @@ test('client B admin: downloads the codes of chosen batches, then of a date rang
   page,
 }) => {
   await signIn(page, demo.clientBAdmin);
-  const { product, lots } = await productWithBatches(page);
+  const { product, name, lots } = await productWithBatches(page);
   try {
     await page.goto('/pmbi/codeDownload');
     await expect(page.getByRole('heading', { level: 1, name: 'Bulk code download' })).toBeVisible();
+    // Each batch with its product, GTIN, expiry and codes.
+    await expect(batchBox(page, lots[0]!)).toHaveAccessibleDescription(
+      new RegExp(`^${name} · GTIN ${product.gtin} · expires .* · 30 codes$`),
+    );
     await expect(page.getByRole('button', { name: 'Download ZIP' })).toBeDisabled();
     await batchBox(page, lots[0]!).check();
     await batchBox(page, lots[1]!).check();

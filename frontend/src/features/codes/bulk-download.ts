@@ -15,6 +15,7 @@ export const MAX_LOTS = 100;
 export interface BulkLot {
   id: string;
   number: string;
+  product_id: string;
   gtin: string;
   expires_on?: string;
   /** Codes of its done (or failed) jobs. */
@@ -31,6 +32,7 @@ export function bulkLotsOf(jobs: readonly CodeJob[]): BulkLot[] {
     const lot = lots.get(job.lot_id) ?? {
       id: job.lot_id,
       number: job.lot.number,
+      product_id: job.product_id,
       gtin: job.gtin,
       expires_on: job.lot.expires_on,
       codes: 0,

@@ -4,7 +4,7 @@ import { json, mockApi } from '@/testing/mock-api';
 import { adminSession, renderPage, signInAs } from '@/testing/render';
 import { bulkDownloadUrl } from '../api/codes-api';
 import { bulkLotsOf, bulkSelection, selectionCodes } from '../bulk-download';
-import { codeJob, jobList } from '../test-data';
+import { PRODUCT_ID, codeJob, jobList } from '../test-data';
 import { BulkDownloadPage } from './bulk-download-page';
 
 const session: SessionInfo = {
@@ -45,7 +45,11 @@ const jobs = [
 function setup(list = jobs) {
   signInAs(session);
   const api = mockApi({ 'GET /api/code-jobs': () => json(200, jobList(list)) });
-  return { ...api, ...renderPage(<BulkDownloadPage />, { route: '/pmbi/codeDownload' }) };
+  const names = new Map([[PRODUCT_ID, 'Cetirizine 10 mg']]);
+  return {
+    ...api,
+    ...renderPage(<BulkDownloadPage productNames={names} />, { route: '/pmbi/codeDownload' }),
+  };
 }
 
 const download = () => screen.getByRole('link', { name: 'Download ZIP' });
@@ -60,7 +64,7 @@ describe('Bulk code download (/pmbi/codeDownload)', () => {
     const boxes = batches.getAllByRole('checkbox');
     expect(boxes).toHaveLength(2);
     expect(batches.getByRole('checkbox', { name: /A-1/ })).toHaveAccessibleDescription(
-      /1,000 codes/,
+      'Cetirizine 10 mg · GTIN 04006381333931 · expires Dec 31, 2028 · 1,000 codes',
     );
     expect(batches.getByRole('checkbox', { name: /B-2/ })).toHaveAccessibleDescription(
       /no codes yet · 1 still generating/,

@@ -31,8 +31,9 @@ const MODES: readonly { value: BulkMode; label: string; hint: string }[] = [
 /** The most jobs the listing gives: with that many, older ones may be left out of it. */
 const LISTING_LIMIT = 500;
 
-function lotText(lot: BulkLot): string {
-  const parts = [`GTIN ${lot.gtin}`];
+function lotText(lot: BulkLot, productNames?: ReadonlyMap<string, string>): string {
+  const name = productNames?.get(lot.product_id);
+  const parts = name ? [name, `GTIN ${lot.gtin}`] : [`GTIN ${lot.gtin}`];
   if (lot.expires_on) parts.push(`expires ${formatDay(lot.expires_on)}`);
   parts.push(lot.codes > 0 ? codesText(lot.codes) : 'no codes yet');
   if (lot.pending > 0) parts.push(`${formatNumber(lot.pending)} still generating`);
@@ -43,9 +44,10 @@ function lotText(lot: BulkLot): string {
  * `/pmbi/codeDownload`, client B's bulk download: the codes of chosen
  * batches, or of the jobs of a range of days, as one ZIP of CSVs (one per
  * code job) with a manifest. The download is a plain link: the browser
- * streams the file to disk while the server writes it.
+ * streams the file to disk while the server writes it. `productNames` (by
+ * product id, from the route) names each batch's product when known.
  */
-export function BulkDownloadPage() {
+export function BulkDownloadPage({ productNames }: { productNames?: ReadonlyMap<string, string> }) {
   const { result, reload } = useApiResult(listAllCodeJobs);
   return (
     <>
@@ -60,7 +62,7 @@ export function BulkDownloadPage() {
               No codes have been generated yet: there is nothing to download.
             </EmptyState>
           ) : (
-            <BulkDownloadForm jobs={data.jobs} />
+            <BulkDownloadForm jobs={data.jobs} productNames={productNames} />
           )
         }
       </ApiResultView>
@@ -68,7 +70,13 @@ export function BulkDownloadPage() {
   );
 }
 
-function BulkDownloadForm({ jobs }: { jobs: readonly CodeJob[] }) {
+function BulkDownloadForm({
+  jobs,
+  productNames,
+}: {
+  jobs: readonly CodeJob[];
+  productNames?: ReadonlyMap<string, string>;
+}) {
   const lots = bulkLotsOf(jobs);
   const [mode, setMode] = useState<BulkMode>(lots.length > 0 ? 'lots' : 'range');
   const [chosen, setChosen] = useState<readonly string[]>([]);
@@ -134,7 +142,7 @@ function BulkDownloadForm({ jobs }: { jobs: readonly CodeJob[] }) {
                       <span>
                         <span className="mono">{lot.number}</span>{' '}
                         <span className="muted" id={`lot-${lot.id}`}>
-                          {lotText(lot)}
+                          {lotText(lot, productNames)}
                         </span>
                       </span>
                     </label>
