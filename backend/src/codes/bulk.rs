@@ -265,3 +265,54 @@ pub fn zip(
         })
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+    }
+
+    #[test]
+    fn a_selection_is_lots_or_a_range_never_both_nor_neither() {
+        let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
+        assert_eq!(
+            Selection::parse(vec![a, b, a], None, None).unwrap(),
+            Selection::Lots(vec![a, b])
+        );
+        assert_eq!(
+            Selection::parse(vec![], Some(day("2026-01-01")), Some(day("2026-01-01"))).unwrap(),
+            Selection::Range {
+                from: day("2026-01-01"),
+                to: day("2026-01-01")
+            }
+        );
+        for (lots, from, to) in [
+            (vec![], None, None),
+            (vec![a], Some(day("2026-01-01")), None),
+            (vec![], Some(day("2026-01-01")), None),
+            (vec![], None, Some(day("2026-01-01"))),
+            (vec![], Some(day("2026-01-02")), Some(day("2026-01-01"))),
+            ((0..=MAX_LOTS).map(|_| Uuid::new_v4()).collect(), None, None),
+        ] {
+            assert!(Selection::parse(lots, from, to).is_err());
+        }
+    }
+
+    #[test]
+    fn a_range_ends_at_the_start_of_the_day_after_its_last() {
+        assert_eq!(
+            day_start(day("2026-03-01")).to_rfc3339(),
+            "2026-03-01T00:00:00+00:00"
+        );
+        assert_eq!(
+            Selection::Range {
+                from: day("2026-03-01"),
+                to: day("2026-03-31")
+            }
+            .file_name(),
+            "codes-2026-03-01-to-2026-03-31.zip"
+        );
+    }
+}
