@@ -7,6 +7,9 @@
 //! - download: those codes as `codes.csv` over HTTP against `COPY (the same
 //!   rows, in the same order) TO STDOUT`, and the server's resident memory
 //!   growth meanwhile. Targets: at least 0.5× the COPY's speed, under 50 MB;
+//! - bulk download (issue 10): as many codes in four jobs of two batches of
+//!   client B, as one ZIP (`/api/codes/bulk.zip`), its time and the
+//!   server's memory growth meanwhile. Target: constant memory, under 50 MB;
 //! - labels: 10,000 labels as PDF (A4 sheets) and as ZPL, labels per
 //!   second and memory growth.
 //!
@@ -196,6 +199,57 @@ async fn main() {
     let zip_time = started.elapsed().as_secs_f64();
     let download_ratio = best(&copy_out) / best(&csv_runs);
 
+    // --- bulk download (client B's /pmbi/codeDownload) --------------------
+    // The same number of codes in four jobs of two batches, as one ZIP of
+    // four CSVs and a manifest.
+    let client_b = SignedIn::login(&base, "admin@clientb.test").await;
+    let gtin_body = "950600013437";
+    let bulk_product = client_b
+        .create_product(
+            "Bench tablets",
+            "BENCH-B",
+            &format!("{gtin_body}{}", brandops::products::check_digit(gtin_body)),
+        )
+        .await;
+    let mut bulk_lots: Vec<String> = Vec::new();
+    for lot in ["BULK-A", "BULK-A", "BULK-B", "BULK-B"] {
+        let job = client_b
+            .post(
+                "/api/code-jobs",
+                json!({"product_id": bulk_product, "quantity": CODES / 4, "lot": {"number": lot}}),
+            )
+            .await;
+        client_b
+            .until_done(
+                &format!("/api/code-jobs/{}", job["id"].as_str().unwrap()),
+                Instant::now(),
+            )
+            .await;
+        let lot_id = job["lot_id"].as_str().unwrap().to_string();
+        if !bulk_lots.contains(&lot_id) {
+            bulk_lots.push(lot_id);
+        }
+    }
+    let query = bulk_lots
+        .iter()
+        .map(|id| format!("lot_id={id}"))
+        .collect::<Vec<_>>()
+        .join("&");
+    let before = common::rss();
+    let peak = RssPeak::start();
+    let started = Instant::now();
+    let bulk_bytes = drain(
+        client_b
+            .http
+            .get(format!("{base}/api/codes/bulk.zip?{query}"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let bulk_time = started.elapsed().as_secs_f64();
+    let bulk_growth = peak.finish().await.saturating_sub(before);
+
     // --- labels ------------------------------------------------------------
     let job = admin
         .post(
@@ -254,10 +308,12 @@ async fn main() {
          | a code job of {CODES} codes: `POST /api/code-jobs` until `GET` says done (random serials, batches of 50,000 written with `COPY`, each committed with the job's progress) | {ours_best:.2} | {or} |\n\
          | baseline: `COPY (SELECT serial, position … WHERE job_seq = … ORDER BY position) TO STDOUT` of those codes | {copy_best:.2} | {cr} |\n\
          | `GET /api/code-jobs/{{id}}/codes.csv` of those codes ({csv_mb:.0} MB), streamed | {csv_best:.2} | {csvr} |\n\
-         | for reference: `codes.zip` of those codes ({zip_mb:.0} MB, deflated) | {zip_time:.2} | |\n\n\
+         | for reference: `codes.zip` of those codes ({zip_mb:.0} MB, deflated) | {zip_time:.2} | |\n\
+         | bulk download (client B): `GET /api/codes/bulk.zip?lot_id=…&lot_id=…` of {CODES} codes in 4 jobs of 2 batches, one ZIP of 4 CSVs and a manifest ({bulk_mb:.0} MB, deflated), streamed | {bulk_time:.2} | |\n\n\
          **Generation / raw COPY = {generation_ratio:.2}×** the time (target ≤ 2×: {gv}).\n\n\
          **Download speed / COPY TO STDOUT = {download_ratio:.2}** (target ≥ 0.5: {dv}); the server's resident memory grew by \
-         **{growth_mb:.1} MB** during the download (target < 50 MB: {mv}).\n\n\
+         **{growth_mb:.1} MB** during the download (target < 50 MB: {mv}); during the bulk ZIP download, by \
+         **{bulk_growth_mb:.1} MB** (target: constant memory, < 50 MB: {bv}).\n\n\
          | labels | format | seconds | labels/s | output | memory growth |\n|---:|---|---:|---:|---:|---:|\n",
         machine = machine(),
         date = chrono::Utc::now().format("%Y-%m-%d %H:%M UTC"),
@@ -273,6 +329,9 @@ async fn main() {
         dv = verdict(download_ratio >= 0.5),
         growth_mb = mb(growth),
         mv = verdict(growth < 50 * 1_048_576),
+        bulk_mb = mb(bulk_bytes),
+        bulk_growth_mb = mb(bulk_growth),
+        bv = verdict(bulk_growth < 50 * 1_048_576),
     );
     for (format, secs, grew, bytes) in &labels {
         report.push_str(&format!(

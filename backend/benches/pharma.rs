@@ -109,7 +109,9 @@ async fn main() {
     {
         let mut conn = owner.acquire().await.unwrap();
         let mut copy = conn
-            .copy_in_raw(&format!("COPY {schema}.codes (serial, job_seq, position) FROM STDIN"))
+            .copy_in_raw(&format!(
+                "COPY {schema}.codes (serial, job_seq, position) FROM STDIN"
+            ))
             .await
             .unwrap();
         let mut rows = String::with_capacity(ROWS as usize * 30);

@@ -110,9 +110,10 @@ impl Storage {
     /// The file's own path when files are local: a reader can open it where
     /// it is instead of copying it.
     pub fn local_path(&self, key: &Path) -> Option<std::path::PathBuf> {
-        self.local_root
-            .as_ref()
-            .map(|root| key.parts().fold(root.clone(), |p, part| p.join(part.as_ref())))
+        self.local_root.as_ref().map(|root| {
+            key.parts()
+                .fold(root.clone(), |p, part| p.join(part.as_ref()))
+        })
     }
 
     /// Copies the file to a local path (constant memory).

@@ -37,6 +37,10 @@ checks, get the same treatment for the bodies the generator means as valid
 - a company's CIN carries a year of incorporation no later than the current
   one (the contract's pattern allows up to 2099): a later year becomes the
   current year.
+- the bulk download of codes (`downloadCodesBulk`) takes batches (`lot_id`,
+  at most 100) or a range of days, not both and not neither: a generated
+  request keeps its batches (each once, the first 100) and drops the range,
+  or else gets a range in order with both ends (today when it had none).
 (File contents, a CSV import or an image, are not rewritten here: see
 schemathesis.toml.)
 
@@ -378,6 +382,34 @@ def mapped_query(operation_id, query):
     return query
 
 
+# The bulk download (codes::bulk, a rule no schema can say, checked by
+# tests/api/code_download.rs): batches (lot_id, at most 100) or a range of
+# days with both ends in order, not both and not neither.
+MOST_LOTS = 100
+
+
+def valid_bulk_selection(query):
+    from datetime import date
+
+    query = dict(query or {})
+    lots = query.get("lot_id")
+    if isinstance(lots, str):
+        lots = [lots]
+    if lots:
+        query.pop("from", None)
+        query.pop("to", None)
+        query["lot_id"] = list(dict.fromkeys(lots))[:MOST_LOTS]
+        return query
+    query.pop("lot_id", None)
+    ranged = valid_range(query)
+    if "from" not in ranged and "to" not in ranged:
+        ranged["from"] = ranged["to"] = date.today().isoformat()
+    else:
+        ranged.setdefault("from", ranged.get("to"))
+        ranged.setdefault("to", ranged.get("from"))
+    return ranged
+
+
 def negative(case):
     """Whether the case is meant to break the contract (left as it is)."""
     meta = getattr(case, "meta", None)
@@ -395,4 +427,6 @@ def map_case(context, case):
         operation_id = case.operation.definition.raw.get("operationId")
         if operation_id in SCAN_RANGE_OPERATIONS:
             case.query = mapped_query(operation_id, case.query if case.query is not NOT_SET else None)
+        elif operation_id == "downloadCodesBulk":
+            case.query = valid_bulk_selection(case.query if case.query is not NOT_SET else None)
     return case

@@ -10,7 +10,9 @@ use poem_openapi::payload::{Binary, Json};
 use poem_openapi::{ApiResponse, Object, OpenApi};
 use uuid::Uuid;
 
-use super::{CodeJob, CodeJobRow, JobStatus, LotNumber, MAX_QUANTITY, ResolverBase, export, store};
+use super::{
+    CodeJob, CodeJobRow, JobStatus, LotNumber, MAX_QUANTITY, ResolverBase, bulk, export, store,
+};
 use crate::error_responses;
 use crate::http::error::ApiError;
 use crate::http::input::{IsoDate, Optional, PathId, Text};
@@ -114,6 +116,14 @@ error_responses!(CodesDownloadError {
     Conflict = 409,
 });
 
+error_responses!(CodesBulkError {
+    BadRequest = 400,
+    Unauthorized = 401,
+    Forbidden = 403,
+    NotFound = 404,
+    Conflict = 409,
+});
+
 #[derive(ApiResponse)]
 pub enum CodesCsv {
     /// `gtin,serial,lot,expiry,uri`, one line per code, streamed.
@@ -123,7 +133,7 @@ pub enum CodesCsv {
 
 #[derive(ApiResponse)]
 pub enum CodesZip {
-    /// A ZIP of `codes.csv` and `manifest.json`, streamed.
+    /// A ZIP of CSVs of codes and `manifest.json`, streamed.
     #[oai(status = 200, content_type = "application/zip")]
     Ok(Binary<Body>, #[oai(header = "content-disposition")] String),
 }
@@ -398,7 +408,56 @@ impl CodesApi {
                 .ok_or_else(no_such_job)?
         };
         let name = format!("attachment; filename=\"codes-{}.zip\"", job.id);
+        let product = export::ManifestProduct {
+            id: product.id,
+            name: product.product_name,
+            skuid: product.skuid,
+        };
         let body = export::zip(state.db.clone(), caller.tenant.clone(), job, product);
+        Ok(CodesZip::Ok(Binary(body), name))
+    }
+
+    /// The codes of chosen lots (batches), or of the code jobs created from
+    /// `from` to `to` (days in UTC, both included), as one ZIP, streamed:
+    /// one CSV per code job (`gtin,serial,lot,expiry,uri`, as `codes.csv`)
+    /// and `manifest.json` listing each file with its job, product, GTIN,
+    /// lot, count and SHA-256, and the jobs of the selection still
+    /// generating (left out). Give `lot_id` (repeated, at most 100) or
+    /// `from` and `to`, not both.
+    #[oai(
+        path = "/codes/bulk.zip",
+        method = "get",
+        operation_id = "downloadCodesBulk"
+    )]
+    async fn bulk_zip(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        /// A lot whose codes to download; repeat it for more lots.
+        lot_id: Query<Option<Vec<Uuid>>>,
+        /// The first day (UTC) of the jobs to download.
+        from: Query<Option<IsoDate>>,
+        /// The last day (UTC) of the jobs to download.
+        to: Query<Option<IsoDate>>,
+    ) -> Result<CodesZip, CodesBulkError> {
+        let selection = bulk::Selection::parse(
+            lot_id.0.unwrap_or_default(),
+            from.0.map(|d| d.0),
+            to.0.map(|d| d.0),
+        )?;
+        let jobs = {
+            let mut conn = state.db.read_tenant(&caller.tenant).await?;
+            selection.jobs(&mut conn).await?
+        };
+        let (files, pending) = bulk::files(&selection, jobs)?;
+        let name = format!("attachment; filename=\"{}\"", selection.file_name());
+        let body = bulk::zip(
+            state.db.clone(),
+            caller.tenant.clone(),
+            selection,
+            files,
+            pending,
+        );
         Ok(CodesZip::Ok(Binary(body), name))
     }
 }

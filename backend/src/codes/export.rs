@@ -7,7 +7,13 @@
 //!   order they were generated;
 //! - `codes.zip`: `codes.csv` (deflated) and `manifest.json` (the job, its
 //!   product, GTIN, lot, count, created_at and the SHA-256 of `codes.csv`),
-//!   written by the `zip` crate's streaming writer on a blocking thread.
+//!   written by the `zip` crate's streaming writer on a blocking thread;
+//! - the bulk ZIP (`/api/codes/bulk.zip`): the same writer with one CSV per
+//!   job, one after the other, and a manifest listing every file.
+//!
+//! [`zip_of`] writes any ZIP of jobs' CSVs: a producer task streams each
+//! job's CSV through a channel of its own, handed to the writer through a
+//! channel of one, so at most one job's few chunks wait at a time.
 
 use std::io::Write;
 
@@ -19,7 +25,6 @@ use zip::write::SimpleFileOptions;
 
 use super::{CSV_HEADER, CodeJobRow, Serial, store};
 use crate::db::Db;
-use crate::products::Product;
 use crate::tenants::TenantRef;
 
 /// Bytes gathered before a chunk is sent.
@@ -79,25 +84,41 @@ pub fn csv(db: Db, tenant: TenantRef, job: CodeJobRow) -> Body {
     body
 }
 
+/// The product of a job's file, as a manifest names it.
+#[derive(serde::Serialize, Clone, Debug)]
+pub struct ManifestProduct {
+    pub id: uuid::Uuid,
+    pub name: String,
+    pub skuid: String,
+}
+
+/// One CSV of a ZIP: its name in the ZIP and the job whose codes it holds.
+#[derive(Clone, Debug)]
+pub struct JobFile {
+    pub name: String,
+    pub job: CodeJobRow,
+    pub product: ManifestProduct,
+}
+
+/// What was written of one CSV: its code lines and its SHA-256 (hex), as
+/// stored in the ZIP.
+pub struct Written {
+    pub count: u64,
+    pub sha256: String,
+}
+
 /// `manifest.json` of a job's ZIP.
 #[derive(serde::Serialize)]
 struct Manifest<'a> {
     job_id: uuid::Uuid,
-    product: ManifestProduct<'a>,
+    product: &'a ManifestProduct,
     gtin: &'a str,
     lot: Option<super::Lot>,
-    count: i32,
+    count: u64,
     /// RFC 3339, as the API shows it.
     created_at: String,
     /// Of `codes.csv`, as stored in this ZIP.
     codes_csv_sha256: String,
-}
-
-#[derive(serde::Serialize)]
-struct ManifestProduct<'a> {
-    id: uuid::Uuid,
-    name: &'a str,
-    skuid: &'a str,
 }
 
 /// A `Write` that sends what it is given to the body, from a blocking
@@ -123,57 +144,92 @@ fn zip_writer(
     zip::ZipWriter::new_stream(std::io::BufWriter::with_capacity(CHUNK, ChannelWriter(out)))
 }
 
-/// `codes.zip` of a job, streamed: the CSV is produced as for [`csv`] and
-/// compressed on a blocking thread, which then adds the manifest.
-pub fn zip(db: Db, tenant: TenantRef, job: CodeJobRow, product: Product) -> Body {
+/// The options of a job's CSV in a ZIP: deflated, with ZIP64 records when
+/// it may pass 4 GiB (a code line is about 60 bytes plus the resolver base).
+fn csv_options(job: &CodeJobRow) -> SimpleFileOptions {
+    let estimate = i64::from(job.quantity) * (70 + job.resolver_base.len() as i64);
+    SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .large_file(estimate > 3_500_000_000)
+}
+
+/// A ZIP of the `files` (each a job's CSV, produced as for [`csv`]) and
+/// `manifest.json`, whose bytes `manifest` makes from the files and what
+/// was written of each, streamed. The CSVs are compressed on a blocking thread.
+pub fn zip_of<M>(db: Db, tenant: TenantRef, files: Vec<JobFile>, manifest: M) -> Body
+where
+    M: FnOnce(&[JobFile], &[Written]) -> serde_json::Result<Vec<u8>> + Send + 'static,
+{
     let (body_tx, body) = channel_body();
-    let (csv_tx, mut csv_rx) = mpsc::channel::<Chunk>(IN_FLIGHT);
-    let job_id = job.id;
-    let producer_job = job.clone();
+    let (files_tx, mut files_rx) = mpsc::channel::<mpsc::Receiver<Chunk>>(1);
+    let jobs: Vec<CodeJobRow> = files.iter().map(|f| f.job.clone()).collect();
     tokio::spawn(async move {
-        if let Err(err) = produce_csv(&db, &tenant, &producer_job, &csv_tx).await {
-            let _ = csv_tx.send(Err(err)).await;
+        for job in jobs {
+            let (csv_tx, csv_rx) = mpsc::channel::<Chunk>(IN_FLIGHT);
+            if files_tx.send(csv_rx).await.is_err() {
+                return;
+            }
+            if let Err(err) = produce_csv(&db, &tenant, &job, &csv_tx).await {
+                let _ = csv_tx.send(Err(err)).await;
+                return;
+            }
         }
     });
     let error_tx = body_tx.clone();
     tokio::task::spawn_blocking(move || {
         let result = (|| -> Result<(), Box<dyn std::error::Error>> {
             let mut zip = zip_writer(body_tx);
-            // Over 4 GiB a ZIP needs ZIP64 records; a code line is about
-            // 60 bytes plus the resolver base.
-            let estimate = i64::from(job.quantity) * (70 + job.resolver_base.len() as i64);
-            let options = SimpleFileOptions::default()
-                .compression_method(zip::CompressionMethod::Deflated)
-                .large_file(estimate > 3_500_000_000);
-            zip.start_file("codes.csv", options)?;
-            let mut sha = Sha256::new();
-            while let Some(chunk) = csv_rx.blocking_recv() {
-                let chunk = chunk?;
-                sha.update(&chunk);
-                zip.write_all(&chunk)?;
+            let mut written = Vec::with_capacity(files.len());
+            for file in &files {
+                let mut csv_rx = files_rx
+                    .blocking_recv()
+                    .ok_or("the codes stopped before every file was written")?;
+                zip.start_file(file.name.as_str(), csv_options(&file.job))?;
+                let mut sha = Sha256::new();
+                let mut lines: u64 = 0;
+                while let Some(chunk) = csv_rx.blocking_recv() {
+                    let chunk = chunk?;
+                    sha.update(&chunk);
+                    lines += chunk.iter().filter(|b| **b == b'\n').count() as u64;
+                    zip.write_all(&chunk)?;
+                }
+                written.push(Written {
+                    // The header is a line too.
+                    count: lines.saturating_sub(1),
+                    sha256: hex::encode(sha.finalize()),
+                });
             }
-            let manifest = Manifest {
-                job_id: job.id,
-                product: ManifestProduct {
-                    id: product.id,
-                    name: &product.product_name,
-                    skuid: &product.skuid,
-                },
-                gtin: &job.gtin,
-                lot: job.lot(),
-                count: job.generated,
-                created_at: job.created_at.to_rfc3339(),
-                codes_csv_sha256: hex::encode(sha.finalize()),
-            };
+            let manifest = manifest(&files, &written)?;
             zip.start_file("manifest.json", SimpleFileOptions::default())?;
-            serde_json::to_writer_pretty(&mut zip, &manifest)?;
+            zip.write_all(&manifest)?;
             zip.finish()?.into_inner().flush()?;
             Ok(())
         })();
         if let Err(err) = result {
-            tracing::warn!(error = %err, job = %job_id, "codes ZIP download stopped");
+            tracing::warn!(error = %err, "codes ZIP download stopped");
             let _ = error_tx.blocking_send(Err(std::io::Error::other(err.to_string())));
         }
     });
     body
+}
+
+/// `codes.zip` of a job, streamed: `codes.csv` and its manifest.
+pub fn zip(db: Db, tenant: TenantRef, job: CodeJobRow, product: ManifestProduct) -> Body {
+    let file = JobFile {
+        name: "codes.csv".to_string(),
+        job,
+        product,
+    };
+    zip_of(db, tenant, vec![file], |files, written| {
+        let (file, written) = (&files[0], &written[0]);
+        serde_json::to_vec_pretty(&Manifest {
+            job_id: file.job.id,
+            product: &file.product,
+            gtin: &file.job.gtin,
+            lot: file.job.lot(),
+            count: written.count,
+            created_at: file.job.created_at.to_rfc3339(),
+            codes_csv_sha256: written.sha256.clone(),
+        })
+    })
 }

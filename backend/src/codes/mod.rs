@@ -9,7 +9,10 @@
 //!   and the platform's code quota (`platform.tenant_lock_code_quota`);
 //! - `generate.rs`: the job's work, batches of random serials written with
 //!   `COPY`, run by [`crate::jobs`];
-//! - `export.rs`: the CSV and ZIP downloads, streamed.
+//! - `export.rs`: the CSV and ZIP downloads, streamed;
+//! - `bulk.rs`: the bulk download, the codes of chosen lots or of a date
+//!   range as one ZIP of CSVs with a manifest (client B's
+//!   `/pmbi/codeDownload`).
 //!
 //! A serial is a random 64-bit number from the operating system's CSPRNG
 //! (so nothing a counterfeiter could guess from another code), stored as a
@@ -19,6 +22,7 @@
 //! deleted.
 
 pub mod api;
+pub mod bulk;
 pub mod export;
 pub mod generate;
 pub mod store;
@@ -78,6 +82,10 @@ pub struct CodeJob {
     pub error: Option<String>,
     /// The GTIN-14 its codes carry.
     pub gtin: String,
+    /// The lot's id, when the job has a lot (what the bulk download
+    /// `GET /api/codes/bulk.zip?lot_id=` names).
+    #[oai(skip_serializing_if_is_none)]
+    pub lot_id: Option<Uuid>,
     #[oai(skip_serializing_if_is_none)]
     pub lot: Option<Lot>,
     /// The resolver base of its codes' URIs.
@@ -93,6 +101,7 @@ pub struct CodeJobRow {
     pub seq: i32,
     pub id: Uuid,
     pub product_id: Uuid,
+    pub lot_id: Option<Uuid>,
     pub status: String,
     pub quantity: i32,
     pub generated: i32,
@@ -125,6 +134,7 @@ impl CodeJobRow {
             generated: i64::from(self.generated),
             error: self.error.clone(),
             gtin: self.gtin.clone(),
+            lot_id: self.lot_id,
             lot: self.lot(),
             resolver_base: self.resolver_base.clone(),
             created_at: self.created_at,

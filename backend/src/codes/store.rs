@@ -119,7 +119,7 @@ pub async fn find_job(
     id: Uuid,
 ) -> Result<Option<CodeJobRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT j.seq, j.id, j.product_id, j.status, j.quantity, j.generated, j.error, j.gtin,
+        "SELECT j.seq, j.id, j.product_id, j.lot_id, j.status, j.quantity, j.generated, j.error, j.gtin,
                 j.resolver_base, l.number AS lot_number, l.manufactured_on, l.expires_on,
                 j.created_at, j.finished_at
          FROM code_jobs j LEFT JOIN lots l ON l.id = j.lot_id
@@ -136,7 +136,7 @@ pub async fn lock_job(
     id: Uuid,
 ) -> Result<Option<CodeJobRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT j.seq, j.id, j.product_id, j.status, j.quantity, j.generated, j.error, j.gtin,
+        "SELECT j.seq, j.id, j.product_id, j.lot_id, j.status, j.quantity, j.generated, j.error, j.gtin,
                 j.resolver_base, l.number AS lot_number, l.manufactured_on, l.expires_on,
                 j.created_at, j.finished_at
          FROM code_jobs j LEFT JOIN lots l ON l.id = j.lot_id
@@ -155,7 +155,7 @@ pub async fn list_jobs(
     limit: i64,
 ) -> Result<Vec<CodeJobRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT j.seq, j.id, j.product_id, j.status, j.quantity, j.generated, j.error, j.gtin,
+        "SELECT j.seq, j.id, j.product_id, j.lot_id, j.status, j.quantity, j.generated, j.error, j.gtin,
                 j.resolver_base, l.number AS lot_number, l.manufactured_on, l.expires_on,
                 j.created_at, j.finished_at
          FROM code_jobs j LEFT JOIN lots l ON l.id = j.lot_id
@@ -260,4 +260,51 @@ pub async fn set_resolver_base(
         .execute(conn)
         .await?;
     Ok(())
+}
+
+/// How many of the lots `ids` the organisation has.
+pub async fn count_lots(conn: &mut PgConnection, ids: &[Uuid]) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT count(*) FROM lots WHERE id = ANY($1)")
+        .bind(ids)
+        .fetch_one(conn)
+        .await
+}
+
+/// A job of a bulk download, with its product's name and skuid.
+#[derive(sqlx::FromRow, Debug, Clone)]
+pub struct BulkJobRow {
+    #[sqlx(flatten)]
+    pub job: CodeJobRow,
+    pub product_name: String,
+    pub skuid: String,
+}
+
+/// The jobs of the lots `lot_ids` (when given) created in `[from, until)`
+/// (each bound when given), oldest first, at most `limit`.
+pub async fn bulk_jobs(
+    conn: &mut PgConnection,
+    lot_ids: Option<&[Uuid]>,
+    from: Option<chrono::DateTime<chrono::Utc>>,
+    until: Option<chrono::DateTime<chrono::Utc>>,
+    limit: i64,
+) -> Result<Vec<BulkJobRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT j.seq, j.id, j.product_id, j.lot_id, j.status, j.quantity, j.generated, j.error, j.gtin,
+                j.resolver_base, l.number AS lot_number, l.manufactured_on, l.expires_on,
+                j.created_at, j.finished_at, p.product_name, p.skuid
+         FROM code_jobs j
+         JOIN products p ON p.id = j.product_id
+         LEFT JOIN lots l ON l.id = j.lot_id
+         WHERE ($1::uuid[] IS NULL OR j.lot_id = ANY($1))
+           AND ($2::timestamptz IS NULL OR j.created_at >= $2)
+           AND ($3::timestamptz IS NULL OR j.created_at < $3)
+         ORDER BY j.created_at, j.id
+         LIMIT $4",
+    )
+    .bind(lot_ids)
+    .bind(from)
+    .bind(until)
+    .bind(limit)
+    .fetch_all(conn)
+    .await
 }

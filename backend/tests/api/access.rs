@@ -20,16 +20,20 @@ enum Who {
     BrandWorker,
     ClientAdmin,
     ClientEmployee,
+    ClientBAdmin,
+    ClientBEmployee,
     PlatformAdmin,
 }
 
-const EVERYONE: [Who; 7] = [
+const EVERYONE: [Who; 9] = [
     Who::Anonymous,
     Who::BrandAdmin,
     Who::BrandManager,
     Who::BrandWorker,
     Who::ClientAdmin,
     Who::ClientEmployee,
+    Who::ClientBAdmin,
+    Who::ClientBEmployee,
     Who::PlatformAdmin,
 ];
 
@@ -57,31 +61,50 @@ enum Allowed {
     ClientAAdmins,
     /// Every client's admins and employees (batch updates), nobody else.
     ClientMembers,
+    /// Every member of a brand, and the admins and employees of clients
+    /// (reading products and code jobs).
+    BrandAndClientMembers,
+    /// Every member of a brand, and clients' admins (adding products).
+    BrandMembersAndClientAdmins,
+    /// Brand admins and managers, and clients' admins (changing products,
+    /// starting code jobs).
+    BrandEditorsAndClientAdmins,
+    /// Brand admins and managers, and clients' admins and employees
+    /// (downloading codes).
+    BrandEditorsAndClientMembers,
+    /// Client B's admins and employees (its /pmbi area), nobody else.
+    ClientBMembers,
 }
 
 fn allowed(rule: Allowed, who: Who) -> bool {
     let tenant_member = !matches!(who, Who::Anonymous | Who::PlatformAdmin);
+    let brand_member = matches!(who, Who::BrandAdmin | Who::BrandManager | Who::BrandWorker);
+    let brand_editor = matches!(who, Who::BrandAdmin | Who::BrandManager);
+    let client_admin = matches!(who, Who::ClientAdmin | Who::ClientBAdmin);
+    let client_member = client_admin || matches!(who, Who::ClientEmployee | Who::ClientBEmployee);
     match rule {
         Allowed::Anyone => true,
         Allowed::SignedIn => who != Who::Anonymous,
         Allowed::TenantMembers => tenant_member,
-        Allowed::OrgAdmins => matches!(who, Who::BrandAdmin | Who::ClientAdmin),
+        Allowed::OrgAdmins => who == Who::BrandAdmin || client_admin,
         Allowed::PreferenceEditors => tenant_member && who != Who::BrandWorker,
         Allowed::Platform => who == Who::PlatformAdmin,
-        Allowed::BrandEditors => matches!(who, Who::BrandAdmin | Who::BrandManager),
+        Allowed::BrandEditors => brand_editor,
         Allowed::BrandAdmins => who == Who::BrandAdmin,
-        Allowed::BrandMembers => {
-            matches!(who, Who::BrandAdmin | Who::BrandManager | Who::BrandWorker)
-        }
+        Allowed::BrandMembers => brand_member,
         Allowed::BrandMembersAndPlatform => matches!(
             who,
             Who::BrandAdmin | Who::BrandManager | Who::BrandWorker | Who::PlatformAdmin
         ),
-        // The walk's client is client A.
         Allowed::ClientAMembers => matches!(who, Who::ClientAdmin | Who::ClientEmployee),
         Allowed::ClientAAdmins => who == Who::ClientAdmin,
-        // Any client's admins and employees (the walk's client is client A).
-        Allowed::ClientMembers => matches!(who, Who::ClientAdmin | Who::ClientEmployee),
+        // Any client's admins and employees.
+        Allowed::ClientMembers => client_member,
+        Allowed::BrandAndClientMembers => brand_member || client_member,
+        Allowed::BrandMembersAndClientAdmins => brand_member || client_admin,
+        Allowed::BrandEditorsAndClientAdmins => brand_editor || client_admin,
+        Allowed::BrandEditorsAndClientMembers => brand_editor || client_member,
+        Allowed::ClientBMembers => matches!(who, Who::ClientBAdmin | Who::ClientBEmployee),
     }
 }
 
@@ -144,29 +167,47 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             (Allowed::Platform, Some(json!({"userLimit": 5}))),
         ),
         ("reactivateTenant", (Allowed::Platform, Some(json!({})))),
-        ("listProducts", (Allowed::BrandMembers, None)),
+        ("listProducts", (Allowed::BrandAndClientMembers, None)),
         (
             "createProduct",
             (
-                Allowed::BrandMembers,
+                Allowed::BrandMembersAndClientAdmins,
                 Some(json!({"product_name": "", "skuid": "", "gtin": ""})),
             ),
         ),
-        ("getProduct", (Allowed::BrandMembers, None)),
-        ("updateProduct", (Allowed::BrandEditors, Some(json!({})))),
-        ("archiveProduct", (Allowed::BrandEditors, None)),
+        ("getProduct", (Allowed::BrandAndClientMembers, None)),
+        (
+            "updateProduct",
+            (Allowed::BrandEditorsAndClientAdmins, Some(json!({}))),
+        ),
+        (
+            "archiveProduct",
+            (Allowed::BrandEditorsAndClientAdmins, None),
+        ),
         (
             "createCodeJob",
             (
-                Allowed::BrandEditors,
+                Allowed::BrandEditorsAndClientAdmins,
                 Some(json!({"product_id": "00000000-0000-0000-0000-000000000000", "quantity": 1})),
             ),
         ),
-        ("importProducts", (Allowed::BrandEditors, None)),
-        ("exportProducts", (Allowed::BrandMembers, None)),
-        ("addProductImage", (Allowed::BrandEditors, None)),
-        ("getProductImage", (Allowed::BrandMembers, None)),
-        ("removeProductImage", (Allowed::BrandEditors, None)),
+        (
+            "importProducts",
+            (Allowed::BrandEditorsAndClientAdmins, None),
+        ),
+        (
+            "exportProducts",
+            (Allowed::BrandMembersAndClientAdmins, None),
+        ),
+        (
+            "addProductImage",
+            (Allowed::BrandEditorsAndClientAdmins, None),
+        ),
+        ("getProductImage", (Allowed::BrandAndClientMembers, None)),
+        (
+            "removeProductImage",
+            (Allowed::BrandEditorsAndClientAdmins, None),
+        ),
         ("listLabelTemplates", (Allowed::BrandMembers, None)),
         (
             "createLabelTemplate",
@@ -203,7 +244,7 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
         ("listPrintJobs", (Allowed::BrandAdmins, None)),
         ("getPrintJob", (Allowed::BrandAdmins, None)),
         ("downloadPrintOutput", (Allowed::BrandAdmins, None)),
-        ("listCodeJobs", (Allowed::BrandMembers, None)),
+        ("listCodeJobs", (Allowed::BrandAndClientMembers, None)),
         ("getCodeSettings", (Allowed::BrandEditors, None)),
         (
             "updateCodeSettings",
@@ -212,9 +253,16 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
                 Some(json!({"resolver_base": "not a url"})),
             ),
         ),
-        ("getCodeJob", (Allowed::BrandMembers, None)),
-        ("downloadCodesCsv", (Allowed::BrandEditors, None)),
-        ("downloadCodesZip", (Allowed::BrandEditors, None)),
+        ("getCodeJob", (Allowed::BrandAndClientMembers, None)),
+        (
+            "downloadCodesCsv",
+            (Allowed::BrandEditorsAndClientMembers, None),
+        ),
+        (
+            "downloadCodesZip",
+            (Allowed::BrandEditorsAndClientMembers, None),
+        ),
+        ("downloadCodesBulk", (Allowed::ClientBMembers, None)),
         ("brandScans", (Allowed::BrandMembersAndPlatform, None)),
         ("scanAnalytics", (Allowed::BrandMembers, None)),
         ("listPassports", (Allowed::BrandMembers, None)),
@@ -334,6 +382,7 @@ async fn every_operation_as_every_kind_of_account() {
 
     let brand = app.brand().await;
     let client = app.tenant_named("clientA", TenantKind::Client).await;
+    let client_b = app.tenant_named("clientB", TenantKind::Client).await;
     let mut failures = Vec::new();
     for who in EVERYONE {
         let email = match who {
@@ -343,6 +392,8 @@ async fn every_operation_as_every_kind_of_account() {
             Who::BrandWorker => Some(app.account(&brand, Role::Worker).await),
             Who::ClientAdmin => Some(client.admin.clone()),
             Who::ClientEmployee => Some(app.account(&client, Role::Employee).await),
+            Who::ClientBAdmin => Some(client_b.admin.clone()),
+            Who::ClientBEmployee => Some(app.account(&client_b, Role::Employee).await),
             Who::PlatformAdmin => Some(app.platform_admin().await),
         };
         let caller = match &email {

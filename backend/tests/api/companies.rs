@@ -255,8 +255,8 @@ async fn a_company_that_fails_to_be_stored_leaves_no_audit_record() {
 
 /// Stores, as the owner, a product of `company` in the tenant with a lot of
 /// 5 codes, a print job that printed 4 labels (and a reprint of 2) and 3 of
-/// them scanned. (Client A's users do not create products or codes through
-/// the API: the policy gives those operations to brands.)
+/// them scanned. (Stored directly: a print job needs a brand's /printer,
+/// which client A's users do not have.)
 async fn product_with_history(app: &TestApp, t: &TestTenant, company: &str, name: &str) {
     let s = &t.schema;
     let gtin14 = format!("0{}", gtin());

@@ -76,9 +76,15 @@ export const routes: RouteObject[] = [
               { path: rel(paths.settings.path), lazy: () => import('./routes/settings') },
               { path: rel(paths.terms.path), lazy: () => import('./routes/terms') },
               { path: rel(paths.privacy.path), lazy: () => import('./routes/privacy') },
-              planned(rel(paths.gmeCodeDownload.path), 'gmeCodeDownload'),
+              {
+                path: rel(paths.gmeCodeDownload.path),
+                lazy: () => import('./routes/gme-code-download'),
+              },
               planned(rel(paths.gmeBatchUpdate.path), 'gmeBatchUpdate'),
-              planned(rel(paths.pmbiCodeDownload.path), 'pmbiCodeDownload'),
+              {
+                path: rel(paths.pmbiCodeDownload.path),
+                lazy: () => import('./routes/pmbi-code-download'),
+              },
               planned(rel(paths.pmbiBatchUpdate.path), 'pmbiBatchUpdate'),
               { path: rel(paths.manageOrg.path), lazy: () => import('./routes/manage-org') },
               {

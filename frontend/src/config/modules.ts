@@ -23,17 +23,9 @@ export const plannedModules = {
   sales: { title: 'Sales', summary: 'Customers, orders and order quantities.' },
   pricing: { title: 'Pricing', summary: 'Price lists and discounts.' },
   financial: { title: 'Financial metrics', summary: 'Revenue, costs and margins.' },
-  gmeCodeDownload: {
-    title: 'Code selector',
-    summary: 'Select and download serialized codes for Client A’s batches.',
-  },
   gmeBatchUpdate: {
     title: 'Batch update (file upload)',
     summary: 'Update batch data for Client A’s codes from an uploaded file.',
-  },
-  pmbiCodeDownload: {
-    title: 'Bulk code download',
-    summary: 'Download Client B’s codes in bulk.',
   },
   pmbiBatchUpdate: {
     title: 'Batch update (manual entry)',

@@ -15,3 +15,15 @@ const CODE_ISSUERS: readonly Role[] = ['admin', 'manager'];
 export function canIssueCodes(role: Role | null | undefined): boolean {
   return role !== null && role !== undefined && CODE_ISSUERS.includes(role);
 }
+
+/**
+ * Who may download codes: the roles with `downloadCodesCsv` and
+ * `downloadCodesZip` rows (brand admins and managers, client admins and
+ * employees). Client employees open `/gme/codeDownload` and
+ * `/pmbi/codeDownload` to download, but start no jobs.
+ */
+const CODE_DOWNLOADERS: readonly Role[] = ['admin', 'manager', 'employee'];
+
+export function canDownloadCodes(role: Role | null | undefined): boolean {
+  return role !== null && role !== undefined && CODE_DOWNLOADERS.includes(role);
+}

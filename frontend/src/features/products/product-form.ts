@@ -147,6 +147,35 @@ export function productChangeBody(
   return change;
 }
 
+/** A company a product may belong to (client A's, by CIN); the route passes them in. */
+export interface CompanyChoice {
+  id: string;
+  cin: string;
+  name: string;
+}
+
+/** The company select's options: "No company" while none is set (once set, one cannot be removed). */
+export function companyOptions(
+  companies: readonly CompanyChoice[],
+  current: string | undefined,
+): { value: string; label: string }[] {
+  return [
+    ...(current ? [] : [{ value: '', label: 'No company' }]),
+    ...companies.map((c) => ({ value: c.id, label: `${c.cin} — ${c.name}` })),
+  ];
+}
+
+/** `body` with the chosen company, when one is chosen and it differs from the product's. */
+export function withCompany<T extends { company_id?: string }>(
+  body: T,
+  companyId: string,
+  original?: { company_id?: string },
+): T {
+  return companyId && companyId !== original?.company_id
+    ? { ...body, company_id: companyId }
+    : body;
+}
+
 /**
  * The form field a server message is about: the server names the field
  * ("gtin has a wrong check digit…", "Another product already has this skuid.").

@@ -537,6 +537,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/codes/bulk.zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The codes of chosen lots (batches), or of the code jobs created from
+         *     `from` to `to` (days in UTC, both included), as one ZIP, streamed:
+         *     one CSV per code job (`gtin,serial,lot,expiry,uri`, as `codes.csv`)
+         *     and `manifest.json` listing each file with its job, product, GTIN,
+         *     lot, count and SHA-256, and the jobs of the selection still
+         *     generating (left out). Give `lot_id` (repeated, at most 100) or
+         *     `from` and `to`, not both.
+         */
+        get: operations["downloadCodesBulk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/label-templates": {
         parameters: {
             query?: never;
@@ -1561,6 +1586,12 @@ export interface components {
             error?: string;
             /** @description The GTIN-14 its codes carry. */
             gtin: string;
+            /**
+             * Format: uuid
+             * @description The lot's id, when the job has a lot (what the bulk download
+             *     `GET /api/codes/bulk.zip?lot_id=` names).
+             */
+            lot_id?: string;
             lot?: components["schemas"]["Lot"];
             /** @description The resolver base of its codes' URIs. */
             resolver_base: string;
@@ -5485,7 +5516,84 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A ZIP of `codes.csv` and `manifest.json`, streamed. */
+            /** @description A ZIP of CSVs of codes and `manifest.json`, streamed. */
+            200: {
+                headers: {
+                    "CONTENT-DISPOSITION": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    downloadCodesBulk: {
+        parameters: {
+            query?: {
+                /** @description A lot whose codes to download; repeat it for more lots. */
+                lot_id?: string[];
+                /** @description The first day (UTC) of the jobs to download. */
+                from?: string;
+                /** @description The last day (UTC) of the jobs to download. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A ZIP of CSVs of codes and `manifest.json`, streamed. */
             200: {
                 headers: {
                     "CONTENT-DISPOSITION": string;

@@ -9,7 +9,8 @@ export type CompanyOverview = ResponseBody<'/api/companies/{id}/overview', 'get'
 export type CompanyProduct = CompanyOverview['products'][number];
 export type CompanyBatch = CompanyOverview['batches'][number];
 
-function fetchCompanies(): Promise<ApiResult<CompanyList>> {
+/** The organisation's companies, by CIN (one request). */
+export function fetchCompanies(): Promise<ApiResult<CompanyList>> {
   return callApi((api) => api.GET('/api/companies'), 'Your companies could not be loaded.');
 }
 
@@ -26,12 +27,15 @@ export function createCompany(company: NewCompany): Promise<ApiResult<Company>> 
   );
 }
 
+/** One company's products, batches and codes (one request). */
+export function fetchCompanyOverview(id: string): Promise<ApiResult<CompanyOverview>> {
+  return callApi(
+    (api) => api.GET('/api/companies/{id}/overview', { params: { path: { id } } }),
+    'This company’s overview could not be loaded.',
+  );
+}
+
 /** One company's products, batches and codes. */
 export function useCompanyOverview(id: string) {
-  return useApiResult(() =>
-    callApi(
-      (api) => api.GET('/api/companies/{id}/overview', { params: { path: { id } } }),
-      'This company’s overview could not be loaded.',
-    ),
-  );
+  return useApiResult(() => fetchCompanyOverview(id));
 }

@@ -21,13 +21,21 @@ function Where() {
 
 type Handlers = Parameters<typeof mockApi>[0];
 
-function renderAdd(handlers: Handlers = {}) {
+const companies = [
+  { id: 'c-1', cin: 'L24230MH1995PLC093214', name: 'A Laboratories Ltd' },
+  { id: 'c-2', cin: 'U24239GJ2008PTC052871', name: 'A Formulations Pvt Ltd' },
+];
+
+function renderAdd(handlers: Handlers = {}, withCompanies?: typeof companies) {
   signInAs(adminSession);
   const api = mockApi(handlers);
   const view = renderPage(
     <>
       <Routes>
-        <Route path="/products/Add_product" element={<AddProductPage />} />
+        <Route
+          path="/products/Add_product"
+          element={<AddProductPage companies={withCompanies} />}
+        />
         <Route path="*" element={null} />
       </Routes>
       <Where />
@@ -70,6 +78,38 @@ describe('Add product', () => {
     });
     expect(posts(calls)[0]!.headers.get('x-csrf-token')).toBe('csrf-test-token');
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/products/p-9'));
+  });
+
+  it('has no company select for an organisation without companies', () => {
+    renderAdd();
+    expect(screen.queryByLabelText('Company')).not.toBeInTheDocument();
+  });
+
+  it('links the product to a company chosen by CIN, when the organisation has companies', async () => {
+    const { user, calls } = renderAdd(
+      { 'POST /api/products': () => json(201, { ...saved, company_id: 'c-2' }) },
+      companies,
+    );
+    const select = screen.getByRole('combobox', { name: 'Company' });
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual([
+      'No company',
+      'L24230MH1995PLC093214 — A Laboratories Ltd',
+      'U24239GJ2008PTC052871 — A Formulations Pvt Ltd',
+    ]);
+    await fill(user, { name: 'Oat milk', skuid: 'OAT-1', gtin: '4006381333931' });
+    await user.selectOptions(select, 'c-2');
+    await user.click(screen.getByRole('button', { name: 'Add product' }));
+    expect(await screen.findByText('Product added.')).toBeInTheDocument();
+    expect(posts(calls)[0]!.body).toEqual({
+      product_name: 'Oat milk',
+      skuid: 'OAT-1',
+      gtin: '4006381333931',
+      company_id: 'c-2',
+    });
   });
 
   it('checks the fields before sending: a wrong GTIN check digit sends nothing', async () => {

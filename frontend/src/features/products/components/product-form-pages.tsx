@@ -7,15 +7,17 @@ import { useApiResult } from '@/hooks/use-api-result';
 import { useAppStore } from '@/stores/app-store';
 import { canChangeProducts } from '../access';
 import { fetchProduct } from '../api/products-api';
+import type { CompanyChoice } from '../product-form';
 import { ProductForm } from './product-form';
 
-/** `/products/Add_product`. */
-export function AddProductPage() {
+/** `/products/Add_product`; `companies`: the organisation's, when it has any. */
+export function AddProductPage({ companies }: { companies?: readonly CompanyChoice[] }) {
   const navigate = useNavigate();
   return (
     <>
       <PageHeader title="Add product" description="Register a product of your catalogue." />
       <ProductForm
+        companies={companies}
         onSaved={(product) => void navigate(paths.productDetail.href(product.id))}
         onCancel={() => void navigate(paths.products.href())}
       />
@@ -24,13 +26,19 @@ export function AddProductPage() {
 }
 
 /** `/products/Edit_product/{key}`, where `key` is the product's id. */
-export function EditProductPage({ id }: { id: string }) {
+export function EditProductPage({
+  id,
+  companies,
+}: {
+  id: string;
+  companies?: readonly CompanyChoice[];
+}) {
   const role = useAppStore((s) => s.auth.user?.role);
   if (!canChangeProducts(role)) return <Navigate to={paths.unauthorized.href()} replace />;
-  return <EditProduct id={id} />;
+  return <EditProduct id={id} companies={companies} />;
 }
 
-function EditProduct({ id }: { id: string }) {
+function EditProduct({ id, companies }: { id: string; companies?: readonly CompanyChoice[] }) {
   const navigate = useNavigate();
   const { result, reload } = useApiResult(() => fetchProduct(id));
   return (
@@ -43,6 +51,7 @@ function EditProduct({ id }: { id: string }) {
           ) : (
             <ProductForm
               original={product}
+              companies={companies}
               onSaved={(saved) => void navigate(paths.productDetail.href(saved.id))}
               onCancel={() => void navigate(paths.productDetail.href(product.id))}
             />

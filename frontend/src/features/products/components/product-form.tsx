@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { ErrorAlert } from '@/components/ui/alert';
 import { FormActions } from '@/components/ui/form-actions';
-import { TextAreaField, TextField } from '@/components/ui/form-field';
+import { SelectField, TextAreaField, TextField } from '@/components/ui/form-field';
 import { useForm } from '@/hooks/use-form';
 import type { ApiResult } from '@/lib/api/call-api';
 import { createProduct, updateProduct, type Product } from '../api/products-api';
@@ -16,6 +16,7 @@ import {
   type AttributeRow,
 } from '../product-attributes';
 import {
+  companyOptions,
   emptyProductForm,
   fieldOfServerMessage,
   newProductBody,
@@ -23,6 +24,8 @@ import {
   productFormHints,
   productFormValues,
   validateProductForm,
+  withCompany,
+  type CompanyChoice,
   type ProductFormValues,
 } from '../product-form';
 import { AttributesEditor } from './attributes-editor';
@@ -37,17 +40,22 @@ interface ServerFieldError {
 /**
  * The one product form, for adding (`original` absent) and editing. Checks
  * what the server checks before sending; the server's reason for a refusal
- * is shown at its field, or above the form.
+ * is shown at its field, or above the form. With `companies` (an
+ * organisation that operates several, client A), a select links the product
+ * to one of them.
  */
 export function ProductForm({
   original,
+  companies = [],
   onSaved,
   onCancel,
 }: {
   original?: Product;
+  companies?: readonly CompanyChoice[];
   onSaved: (product: Product) => void;
   onCancel: () => void;
 }) {
+  const [companyId, setCompanyId] = useState(original?.company_id ?? '');
   const form = useForm<ProductFormValues>(
     original ? productFormValues(original) : emptyProductForm(),
     { clearErrorOnChange: true },
@@ -79,11 +87,11 @@ export function ProductForm({
       const typed = attributesBody(attributes);
       let result: ApiResult<Product>;
       if (original) {
-        const change = productChangeBody(original, values, typed);
+        const change = withCompany(productChangeBody(original, values, typed), companyId, original);
         if (Object.keys(change).length === 0) return 'Nothing to save: no field has changed.';
         result = await updateProduct(original.id, change);
       } else {
-        result = await createProduct(newProductBody(values, typed));
+        result = await createProduct(withCompany(newProductBody(values, typed), companyId));
       }
       if (result.ok) {
         toast.success(original ? productMessages.updated : productMessages.added);
@@ -138,6 +146,16 @@ export function ProductForm({
           required
         />
       </div>
+      {companies.length > 0 ? (
+        <SelectField
+          label="Company"
+          name="company_id"
+          hint="Optional: the company (CIN) that makes it."
+          options={companyOptions(companies, original?.company_id)}
+          value={companyId}
+          onChange={(event) => setCompanyId(event.target.value)}
+        />
+      ) : null}
       <TextField
         label="Category"
         name="category"
