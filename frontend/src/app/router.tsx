@@ -77,9 +77,15 @@ export const routes: RouteObject[] = [
               { path: rel(paths.terms.path), lazy: () => import('./routes/terms') },
               { path: rel(paths.privacy.path), lazy: () => import('./routes/privacy') },
               planned(rel(paths.gmeCodeDownload.path), 'gmeCodeDownload'),
-              planned(rel(paths.gmeBatchUpdate.path), 'gmeBatchUpdate'),
+              {
+                path: rel(paths.gmeBatchUpdate.path),
+                lazy: () => import('./routes/gme-batch-update'),
+              },
               planned(rel(paths.pmbiCodeDownload.path), 'pmbiCodeDownload'),
-              planned(rel(paths.pmbiBatchUpdate.path), 'pmbiBatchUpdate'),
+              {
+                path: rel(paths.pmbiBatchUpdate.path),
+                lazy: () => import('./routes/pmbi-batch-update'),
+              },
               { path: rel(paths.manageOrg.path), lazy: () => import('./routes/manage-org') },
               {
                 path: rel(paths.clientA.root.path),
@@ -87,7 +93,7 @@ export const routes: RouteObject[] = [
                 children: [
                   { index: true, element: <Navigate to={paths.clientA.root.href()} replace /> },
                   { path: 'dashboard', lazy: () => import('./routes/client-a-dashboard') },
-                  planned('reports', 'clientAReports'),
+                  { path: 'reports', lazy: () => import('./routes/client-a-reports') },
                   { path: '*', element: toNotFound },
                 ],
               },
@@ -96,7 +102,7 @@ export const routes: RouteObject[] = [
                 element: <AccessGuard clientArea="clientB" />,
                 children: [
                   { index: true, element: <Navigate to={paths.clientB.root.href()} replace /> },
-                  planned('dashboard', 'clientBDashboard'),
+                  { path: 'dashboard', lazy: () => import('./routes/client-b-dashboard') },
                   { path: '*', element: toNotFound },
                 ],
               },

@@ -27,20 +27,10 @@ export const plannedModules = {
     title: 'Code selector',
     summary: 'Select and download serialized codes for Client A’s batches.',
   },
-  gmeBatchUpdate: {
-    title: 'Batch update (file upload)',
-    summary: 'Update batch data for Client A’s codes from an uploaded file.',
-  },
   pmbiCodeDownload: {
     title: 'Bulk code download',
     summary: 'Download Client B’s codes in bulk.',
   },
-  pmbiBatchUpdate: {
-    title: 'Batch update (manual entry)',
-    summary: 'Enter batch data for Client B’s codes by hand.',
-  },
-  clientAReports: { title: 'Client A reports', summary: 'Upload report files for Client A.' },
-  clientBDashboard: { title: 'Client B dashboard', summary: 'Upload files for Client B.' },
   processMapping: {
     title: 'Process mapping',
     summary: 'A map of how your products move from production to the consumer.',
