@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiResultView } from '@/components/ui/api-result-view';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { useApiResult } from '@/hooks/use-api-result';
@@ -11,6 +11,9 @@ import {
   STATUS_BADGES,
   STATUS_LABELS,
 } from '../batch-updates';
+
+/** How often the history asks again while one of its updates runs. */
+const HISTORY_POLL_MS = 3000;
 
 const COLUMNS: readonly Column<BatchUpdate>[] = [
   { header: 'When', cell: (u) => formatDateTime(u.created_at) },
@@ -39,14 +42,20 @@ const COLUMNS: readonly Column<BatchUpdate>[] = [
 /**
  * The organisation's batch updates, newest first: who, when, which file,
  * check or apply, rows, outcome and problems, with each finished update's
- * result file. Asked for again (quietly) whenever `version` changes.
+ * result file.
  */
 export function BatchUpdateHistory({ version = 0 }: { version?: number }) {
   const { result, reload, update } = useApiResult(listBatchUpdates);
   const first = useRef(version);
 
+  const active = result?.ok === true && result.data.updates.some((u) => isRunning(u.status));
+  const [tick, setTick] = useState(0);
+
+  // Asked for again (quietly) when `version` changes, and every few seconds
+  // while an update of the list is still running (one started in another tab,
+  // or before the page was reloaded).
   useEffect(() => {
-    if (version === first.current) return;
+    if (version === first.current && tick === 0) return;
     let gone = false;
     void listBatchUpdates().then((next) => {
       if (!gone && next.ok) update(() => next.data);
@@ -54,9 +63,15 @@ export function BatchUpdateHistory({ version = 0 }: { version?: number }) {
     return () => {
       gone = true;
     };
-    // `update` is a new function each render; the version alone asks again.
+    // `update` is a new function each render; the version and tick alone ask again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [version]);
+  }, [version, tick]);
+
+  useEffect(() => {
+    if (!active) return;
+    const timer = setTimeout(() => setTick((t) => t + 1), HISTORY_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [active, tick]);
 
   return (
     <ApiResultView result={result} onRetry={reload} loadingLabel="Loading the history">

@@ -248,4 +248,42 @@ describe('BatchUploadPage', () => {
     expect(rows[2]).toHaveTextContent('Manual entry');
     expect(within(rows[2]!).queryByRole('link')).not.toBeInTheDocument();
   });
+
+  it('keeps following an update after a refresh failed, and says so meanwhile', async () => {
+    let polls = 0;
+    const { user } = setup({
+      [`GET /api/batch-updates/${UPDATE_ID}`]: () => {
+        polls += 1;
+        return polls === 1
+          ? json(500, { error: 'The server is busy.', code: 'internal' })
+          : json(200, detail({ status: 'valid', rows_read: 4, bytes_read: 1000 }));
+      },
+    });
+    choose();
+    await user.click(screen.getByRole('button', { name: 'Check file' }));
+    act(() => FakeXhr.sent[0]!.respond(202, batchUpdate()));
+    expect(
+      await screen.findByText(/The progress could not be refreshed: The server is busy\./),
+    ).toBeInTheDocument();
+    expect(
+      await screen.findByText(/No problems in 4 rows/, undefined, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/could not be refreshed/)).not.toBeInTheDocument();
+  });
+
+  it('asks for the history again while one of its updates runs', async () => {
+    let loads = 0;
+    setup({
+      'GET /api/batch-updates': () => {
+        loads += 1;
+        return json(200, {
+          updates: [batchUpdate({ status: loads === 1 ? 'applying' : 'applied', dry_run: false })],
+        });
+      },
+    });
+    const table = await screen.findByRole('table', { name: 'Batch update history' });
+    expect(table).toHaveTextContent('Applying');
+    await waitFor(() => expect(table).toHaveTextContent('Applied'), { timeout: 5000 });
+    expect(loads).toBe(2);
+  });
 });
