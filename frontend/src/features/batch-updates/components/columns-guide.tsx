@@ -1,6 +1,6 @@
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { templateUrls } from '../api/batch-updates-api';
-import { COLUMN_NOTES, FILE_RULES } from '../batch-updates';
+import { COLUMN_NOTES } from '../batch-updates';
 
 type ColumnNote = (typeof COLUMN_NOTES)[number];
 
@@ -13,7 +13,9 @@ const COLUMNS: readonly Column<ColumnNote>[] = [
 export function ColumnsGuide() {
   return (
     <>
-      <p className="muted">{FILE_RULES}</p>
+      <p className="muted">
+        A header row naming these columns (in any order), then one code a row.
+      </p>
       <DataTable
         label="File columns"
         columns={COLUMNS}
