@@ -3,10 +3,15 @@ import { demo, seriousViolations, signIn } from './helpers';
 
 const HEADER = 'code,gtin,batch_number,manufacturing_date,expiry_date,licence_number';
 
-/** An 11-character serial no code of the demo tenants has (a fresh one each run). */
+/**
+ * An 11-character serial no code of the demo tenants has (a fresh one each
+ * run). It starts with `0`: eleven base-62 characters can spell more than 64
+ * bits, which is no serial at all.
+ */
 function unknownSerial(): string {
   const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-  return Array.from({ length: 11 }, () => alphabet[Math.floor(Math.random() * 62)]).join('');
+  const rest = Array.from({ length: 10 }, () => alphabet[Math.floor(Math.random() * 62)]);
+  return `0${rest.join('')}`;
 }
 
 async function chooseCsv(page: Page, name: string, text: string) {
