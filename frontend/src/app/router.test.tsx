@@ -100,10 +100,14 @@ describe('routes and guards', () => {
     expect(router.state.location.pathname).toBe('/clientA/dashboard');
   });
 
-  it('shows /clientA/reports as honestly not available yet', async () => {
+  it('lets a clientA employee into /clientA/reports, the batch report uploader', async () => {
     signInAs(clientAEmployee);
+    mockApi({ 'GET /api/batch-updates': () => json(200, { updates: [] }) });
     renderAt('/clientA/reports');
-    expect(await screen.findByTestId('not-available')).toHaveTextContent('Not available yet');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Batch reports' }),
+    ).toBeInTheDocument();
+    expect(await screen.findByText('No batch updates yet.')).toBeInTheDocument();
   });
 
   it('matches routes case-insensitively', async () => {

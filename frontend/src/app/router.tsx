@@ -80,12 +80,18 @@ export const routes: RouteObject[] = [
                 path: rel(paths.gmeCodeDownload.path),
                 lazy: () => import('./routes/gme-code-download'),
               },
-              planned(rel(paths.gmeBatchUpdate.path), 'gmeBatchUpdate'),
+              {
+                path: rel(paths.gmeBatchUpdate.path),
+                lazy: () => import('./routes/gme-batch-update'),
+              },
               {
                 path: rel(paths.pmbiCodeDownload.path),
                 lazy: () => import('./routes/pmbi-code-download'),
               },
-              planned(rel(paths.pmbiBatchUpdate.path), 'pmbiBatchUpdate'),
+              {
+                path: rel(paths.pmbiBatchUpdate.path),
+                lazy: () => import('./routes/pmbi-batch-update'),
+              },
               { path: rel(paths.manageOrg.path), lazy: () => import('./routes/manage-org') },
               {
                 path: rel(paths.clientA.root.path),
@@ -93,7 +99,7 @@ export const routes: RouteObject[] = [
                 children: [
                   { index: true, element: <Navigate to={paths.clientA.root.href()} replace /> },
                   { path: 'dashboard', lazy: () => import('./routes/client-a-dashboard') },
-                  planned('reports', 'clientAReports'),
+                  { path: 'reports', lazy: () => import('./routes/client-a-reports') },
                   { path: '*', element: toNotFound },
                 ],
               },
@@ -102,7 +108,7 @@ export const routes: RouteObject[] = [
                 element: <AccessGuard clientArea="clientB" />,
                 children: [
                   { index: true, element: <Navigate to={paths.clientB.root.href()} replace /> },
-                  planned('dashboard', 'clientBDashboard'),
+                  { path: 'dashboard', lazy: () => import('./routes/client-b-dashboard') },
                   { path: '*', element: toNotFound },
                 ],
               },

@@ -23,16 +23,6 @@ export const plannedModules = {
   sales: { title: 'Sales', summary: 'Customers, orders and order quantities.' },
   pricing: { title: 'Pricing', summary: 'Price lists and discounts.' },
   financial: { title: 'Financial metrics', summary: 'Revenue, costs and margins.' },
-  gmeBatchUpdate: {
-    title: 'Batch update (file upload)',
-    summary: 'Update batch data for Client A’s codes from an uploaded file.',
-  },
-  pmbiBatchUpdate: {
-    title: 'Batch update (manual entry)',
-    summary: 'Enter batch data for Client B’s codes by hand.',
-  },
-  clientAReports: { title: 'Client A reports', summary: 'Upload report files for Client A.' },
-  clientBDashboard: { title: 'Client B dashboard', summary: 'Upload files for Client B.' },
   processMapping: {
     title: 'Process mapping',
     summary: 'A map of how your products move from production to the consumer.',
