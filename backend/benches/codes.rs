@@ -19,46 +19,17 @@
 
 mod common;
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use rand::RngCore;
 use serde_json::json;
 
-use common::{Bench, SignedIn, machine};
+use common::{Bench, RssPeak, SignedIn, machine};
 
 const CODES: u32 = 1_000_000;
 const LABELS: u32 = 10_000;
 const ROUNDS: usize = 2;
-
-/// Samples this process's resident memory until stopped; the peak.
-struct RssPeak {
-    stop: Arc<AtomicBool>,
-    peak: Arc<AtomicU64>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl RssPeak {
-    fn start() -> Self {
-        let stop = Arc::new(AtomicBool::new(false));
-        let peak = Arc::new(AtomicU64::new(common::rss()));
-        let (s, p) = (stop.clone(), peak.clone());
-        let task = tokio::spawn(async move {
-            while !s.load(Ordering::Relaxed) {
-                p.fetch_max(common::rss(), Ordering::Relaxed);
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
-        });
-        Self { stop, peak, task }
-    }
-    async fn finish(self) -> u64 {
-        self.stop.store(true, Ordering::Relaxed);
-        let _ = self.task.await;
-        self.peak.load(Ordering::Relaxed)
-    }
-}
 
 /// Reads a response to its end, counting bytes (never holding them).
 async fn drain(resp: reqwest::Response) -> u64 {

@@ -13,8 +13,6 @@
 
 mod common;
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use brandops::codes::Serial;
@@ -22,38 +20,11 @@ use rand::RngCore;
 use serde_json::Value;
 use tokio::io::AsyncReadExt;
 
-use common::{Bench, SignedIn, machine};
+use common::{Bench, RssPeak, SignedIn, machine};
 
 const ROWS: u32 = 1_000_000;
 const ROUNDS: usize = 2;
 const GTIN: &str = "08901030865275";
-
-/// Samples this process's resident memory until stopped; the peak.
-struct RssPeak {
-    stop: Arc<AtomicBool>,
-    peak: Arc<AtomicU64>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl RssPeak {
-    fn start() -> Self {
-        let stop = Arc::new(AtomicBool::new(false));
-        let peak = Arc::new(AtomicU64::new(common::rss()));
-        let (s, p) = (stop.clone(), peak.clone());
-        let task = tokio::spawn(async move {
-            while !s.load(Ordering::Relaxed) {
-                p.fetch_max(common::rss(), Ordering::Relaxed);
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
-        });
-        Self { stop, peak, task }
-    }
-    async fn finish(self) -> u64 {
-        self.stop.store(true, Ordering::Relaxed);
-        let _ = self.task.await;
-        self.peak.load(Ordering::Relaxed)
-    }
-}
 
 fn mb(bytes: u64) -> f64 {
     bytes as f64 / 1_048_576.0

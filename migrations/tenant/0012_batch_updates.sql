@@ -61,6 +61,9 @@ CREATE INDEX batch_update_errors_idx ON batch_update_errors (update_id, row_numb
 CREATE TABLE batches (
     id              bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     update_id       uuid NOT NULL REFERENCES batch_updates (id),
+    -- Its number among the update's distinct batches (0, 1, …): how the
+    -- job's staged rows name it.
+    position        integer NOT NULL CHECK (position >= 0),
     gtin            text NOT NULL CHECK (gtin ~ '^[0-9]{14}$'),
     -- GS1 AI 10's character set, as lots.number.
     batch_number    text NOT NULL CHECK (batch_number ~ '^[!"%&''()*+,./0-9:;<=>?A-Z_a-z-]{1,20}$'),
@@ -70,6 +73,7 @@ CREATE TABLE batches (
     -- Codes the update gave this batch data.
     codes           integer NOT NULL CHECK (codes >= 1),
     CHECK (expires_on > manufactured_on),
+    UNIQUE (update_id, position),
     UNIQUE (update_id, gtin, batch_number, manufactured_on, expires_on, licence_number)
 );
 

@@ -7,6 +7,8 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use brandops::config::Settings;
@@ -273,4 +275,31 @@ pub fn rss() -> u64 {
         })
         .and_then(|kb| kb.parse::<u64>().ok())
         .map_or(0, |kb| kb * 1024)
+}
+
+/// Samples this process's resident memory until stopped; the peak.
+pub struct RssPeak {
+    stop: Arc<AtomicBool>,
+    peak: Arc<AtomicU64>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl RssPeak {
+    pub fn start() -> Self {
+        let stop = Arc::new(AtomicBool::new(false));
+        let peak = Arc::new(AtomicU64::new(rss()));
+        let (s, p) = (stop.clone(), peak.clone());
+        let task = tokio::spawn(async move {
+            while !s.load(Ordering::Relaxed) {
+                p.fetch_max(rss(), Ordering::Relaxed);
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        });
+        Self { stop, peak, task }
+    }
+    pub async fn finish(self) -> u64 {
+        self.stop.store(true, Ordering::Relaxed);
+        let _ = self.task.await;
+        self.peak.load(Ordering::Relaxed)
+    }
 }

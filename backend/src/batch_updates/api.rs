@@ -15,7 +15,7 @@ use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use uuid::Uuid;
 
 use super::{
-    BatchUpdate, BatchUpdateRow, COLUMNS, Format, MAX_FILE_BYTES, MAX_ROWS, RowProblem, StoredForm,
+    BatchUpdate, COLUMNS, Format, MAX_FILE_BYTES, MAX_ROWS, RowProblem, StoredForm, UpdateStatus,
     check_row, read, store,
 };
 use crate::db::unique_violation;
@@ -246,21 +246,7 @@ fn check_form(form: &BatchForm) -> Result<StoredForm, ApiError> {
             )));
         }
     }
-    // A placeholder code, so only the fields' own problems show.
-    let today = chrono::Utc::now().date_naive();
-    let cells = [
-        "00000000000",
-        form.gtin.as_str(),
-        form.batch_number.as_str(),
-        form.manufacturing_date.as_str(),
-        form.expiry_date.as_str(),
-        form.licence_number.as_str(),
-    ];
-    if let Err(problems) = check_row(1, cells, today) {
-        let reasons: Vec<&str> = problems.iter().map(|p| p.reason.as_str()).collect();
-        return Err(ApiError::invalid_input(reasons.join(" ")));
-    }
-    Ok(StoredForm {
+    let stored = StoredForm {
         range: form.range.as_ref().map(|r| super::StoredRange {
             code_job_id: r.code_job_id,
             first: r.first,
@@ -272,7 +258,13 @@ fn check_form(form: &BatchForm) -> Result<StoredForm, ApiError> {
         manufacturing_date: form.manufacturing_date.clone(),
         expiry_date: form.expiry_date.clone(),
         licence_number: form.licence_number.clone(),
-    })
+    };
+    let today = chrono::Utc::now().date_naive();
+    if let Err(problems) = check_row(1, stored.cells(super::NO_CODE), today) {
+        let reasons: Vec<&str> = problems.iter().map(|p| p.reason.as_str()).collect();
+        return Err(ApiError::invalid_input(reasons.join(" ")));
+    }
+    Ok(stored)
 }
 
 /// What a new update is made of, once its file is stored.
@@ -369,13 +361,13 @@ async fn receive_form(
 }
 
 /// The 409 for content that was already applied.
-fn already_applied(earlier: &BatchUpdateRow) -> ApiError {
+fn already_applied(earlier: &BatchUpdate) -> ApiError {
     let what = if earlier.source == "form" {
         "The same entry"
     } else {
         "This file"
     };
-    let state = if earlier.status == "applied" {
+    let state = if earlier.status == UpdateStatus::Applied {
         format!(
             "was already applied on {} by {}",
             earlier.created_at.format("%Y-%m-%d %H:%M UTC"),
@@ -392,6 +384,27 @@ fn already_applied(earlier: &BatchUpdateRow) -> ApiError {
             earlier.id
         ),
     )
+}
+
+/// One update with its problems and batches; 404 when the organisation
+/// has no such update.
+async fn detail(
+    state: &SharedState,
+    caller: &TenantSession,
+    id: Uuid,
+) -> Result<BatchUpdateDetail, ApiError> {
+    let mut conn = state.db.read_tenant(&caller.tenant).await?;
+    let update = store::find(&mut conn, id)
+        .await?
+        .ok_or_else(no_such_update)?;
+    let errors = store::problems(&mut conn, id).await?;
+    let batches = store::batches_of(&mut conn, id).await?;
+    conn.finish().await?;
+    Ok(BatchUpdateDetail {
+        update,
+        errors,
+        batches,
+    })
 }
 
 fn csv_attachment(name: &str) -> String {
@@ -466,7 +479,7 @@ impl BatchUpdatesApi {
         match stored {
             Ok(row) => {
                 state.jobs.wake();
-                Ok(BatchUpdateAccepted::Accepted(Json(row.to_api())))
+                Ok(BatchUpdateAccepted::Accepted(Json(row)))
             }
             Err(err) => {
                 let _ = state.storage.delete(&key).await;
@@ -490,7 +503,7 @@ impl BatchUpdatesApi {
         let rows = store::list(&mut conn, 100).await?;
         conn.finish().await?;
         Ok(BatchUpdateListOk::Ok(Json(BatchUpdateList {
-            updates: rows.iter().map(BatchUpdateRow::to_api).collect(),
+            updates: rows,
         })))
     }
 
@@ -539,18 +552,7 @@ impl BatchUpdatesApi {
         id: Path<PathId>,
     ) -> Result<BatchUpdateOk, BatchUpdateReadError> {
         let id = id.0.or(no_such_update)?;
-        let mut conn = state.db.read_tenant(&caller.tenant).await?;
-        let row = store::find(&mut conn, id)
-            .await?
-            .ok_or_else(no_such_update)?;
-        let errors = store::problems(&mut conn, id).await?;
-        let batches = store::batches_of(&mut conn, id).await?;
-        conn.finish().await?;
-        Ok(BatchUpdateOk::Ok(Json(BatchUpdateDetail {
-            update: row.to_api(),
-            errors,
-            batches,
-        })))
+        Ok(BatchUpdateOk::Ok(Json(detail(&state, &caller, id).await?)))
     }
 
     /// An update's result as CSV: its problems (`row,column,reason`) when
@@ -568,14 +570,8 @@ impl BatchUpdatesApi {
         id: Path<PathId>,
     ) -> Result<CsvFile, BatchUpdateReadError> {
         let id = id.0.or(no_such_update)?;
-        let mut conn = state.db.read_tenant(&caller.tenant).await?;
-        let row = store::find(&mut conn, id)
-            .await?
-            .ok_or_else(no_such_update)?;
-        let errors = store::problems(&mut conn, id).await?;
-        let batches = store::batches_of(&mut conn, id).await?;
-        conn.finish().await?;
-        let text = super::template::result_csv(&row, &errors, &batches);
+        let d = detail(&state, &caller, id).await?;
+        let text = super::template::result_csv(&d.update, &d.errors, &d.batches);
         Ok(CsvFile::Ok(
             Binary(text.into_bytes()),
             csv_attachment(&format!("batch-update-{id}-result.csv")),

@@ -51,8 +51,9 @@ pub const MAX_ERRORS_KEPT: usize = 1000;
 pub const MAX_LICENCE_CHARS: usize = 50;
 
 /// What an update is at.
-#[derive(Enum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Enum, sqlx::Type, Clone, Copy, Debug, PartialEq, Eq)]
 #[oai(rename_all = "snake_case")]
+#[sqlx(type_name = "text", rename_all = "snake_case")]
 pub enum UpdateStatus {
     /// Waiting for the job runner.
     Queued,
@@ -71,28 +72,6 @@ pub enum UpdateStatus {
 }
 
 impl UpdateStatus {
-    pub fn parse(text: &str) -> Self {
-        match text {
-            "queued" => Self::Queued,
-            "validating" => Self::Validating,
-            "applying" => Self::Applying,
-            "valid" => Self::Valid,
-            "invalid" => Self::Invalid,
-            "applied" => Self::Applied,
-            _ => Self::Failed,
-        }
-    }
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Queued => "queued",
-            Self::Validating => "validating",
-            Self::Applying => "applying",
-            Self::Valid => "valid",
-            Self::Invalid => "invalid",
-            Self::Applied => "applied",
-            Self::Failed => "failed",
-        }
-    }
     /// The job has nothing more to do.
     pub fn is_final(self) -> bool {
         matches!(
@@ -126,8 +105,8 @@ impl RowProblem {
     }
 }
 
-/// A batch update as the API shows it.
-#[derive(Object, Debug, Clone)]
+/// A batch update, as stored and as the API shows it.
+#[derive(Object, sqlx::FromRow, Debug, Clone)]
 pub struct BatchUpdate {
     pub id: Uuid,
     /// `file` (CSV or XLSX) or `form` (the manual entry).
@@ -156,54 +135,6 @@ pub struct BatchUpdate {
     pub created_by_name: String,
     pub started_at: Option<DateTime<Utc>>,
     pub finished_at: Option<DateTime<Utc>>,
-}
-
-/// `batch_updates` as stored.
-#[derive(sqlx::FromRow, Debug, Clone)]
-pub struct BatchUpdateRow {
-    pub id: Uuid,
-    pub source: String,
-    pub file_name: String,
-    pub format: String,
-    pub size_bytes: i64,
-    pub content_sha256: String,
-    pub dry_run: bool,
-    pub status: String,
-    pub bytes_read: i64,
-    pub rows_read: i32,
-    pub rows_applied: i32,
-    pub error_count: i32,
-    pub failure: Option<String>,
-    pub created_at: DateTime<Utc>,
-    pub created_by: Uuid,
-    pub created_by_name: String,
-    pub started_at: Option<DateTime<Utc>>,
-    pub finished_at: Option<DateTime<Utc>>,
-}
-
-impl BatchUpdateRow {
-    pub fn to_api(&self) -> BatchUpdate {
-        BatchUpdate {
-            id: self.id,
-            source: self.source.clone(),
-            file_name: self.file_name.clone(),
-            format: self.format.clone(),
-            size_bytes: self.size_bytes,
-            content_sha256: self.content_sha256.clone(),
-            dry_run: self.dry_run,
-            status: UpdateStatus::parse(&self.status),
-            bytes_read: self.bytes_read,
-            rows_read: self.rows_read,
-            rows_applied: self.rows_applied,
-            error_count: self.error_count,
-            failure: self.failure.clone(),
-            created_at: self.created_at,
-            created_by: self.created_by,
-            created_by_name: self.created_by_name.clone(),
-            started_at: self.started_at,
-            finished_at: self.finished_at,
-        }
-    }
 }
 
 /// A file's format, from its first bytes (never from its name alone).
@@ -245,6 +176,59 @@ pub struct StoredForm {
     pub expiry_date: String,
     pub licence_number: String,
 }
+
+impl StoredForm {
+    /// A row of the form for `code`, its cells in [`COLUMNS`] order.
+    pub fn cells<'a>(&'a self, code: &'a str) -> [&'a str; 6] {
+        [
+            code,
+            &self.gtin,
+            &self.batch_number,
+            &self.manufacturing_date,
+            &self.expiry_date,
+            &self.licence_number,
+        ]
+    }
+}
+
+/// The batch data of a row: what a file assigns to its codes. A file names
+/// few of them (at most [`MAX_BATCHES`]); each row refers to one.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BatchKey {
+    pub gtin: String,
+    pub batch_number: String,
+    pub manufactured_on: NaiveDate,
+    pub expires_on: NaiveDate,
+    pub licence_number: String,
+}
+
+/// Distinct batch data one file may name.
+pub const MAX_BATCHES: usize = 10_000;
+
+/// A checked row as it is staged: its row, its code and its batch (the
+/// batch's place among the file's distinct batches).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Staged {
+    pub row: i32,
+    pub serial: i64,
+    pub batch: u32,
+}
+
+impl BatchRow {
+    /// The row's batch data.
+    pub fn key(self) -> BatchKey {
+        BatchKey {
+            gtin: self.gtin,
+            batch_number: self.batch_number,
+            manufactured_on: self.manufactured_on,
+            expires_on: self.expires_on,
+            licence_number: self.licence_number,
+        }
+    }
+}
+
+/// A placeholder code: checking the form's fields on their own.
+pub const NO_CODE: &str = "00000000000";
 
 #[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct StoredRange {

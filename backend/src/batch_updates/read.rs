@@ -16,7 +16,7 @@ use calamine::{DataRef, Reader, Xlsx};
 use chrono::NaiveDate;
 use tokio::sync::mpsc;
 
-use super::{BatchRow, COLUMNS, MAX_ROWS, RowProblem, check_row};
+use super::{BatchKey, COLUMNS, MAX_BATCHES, MAX_ROWS, RowProblem, Staged, StoredForm, check_row};
 
 /// Rows per chunk sent to the writer.
 pub const CHUNK_ROWS: usize = 10_000;
@@ -28,7 +28,11 @@ const MAX_SHARED_STRINGS_BYTES: u64 = 48 * 1024 * 1024;
 /// What the reader found since its last chunk.
 #[derive(Debug, Default)]
 pub struct Chunk {
-    pub rows: Vec<BatchRow>,
+    pub rows: Vec<Staged>,
+    /// Batch data first seen in this chunk, in the order of their numbers.
+    pub new_batches: Vec<BatchKey>,
+    /// Rows of each batch so far (index: the batch's number), when sent last.
+    pub batch_rows: Vec<u32>,
     pub problems: Vec<RowProblem>,
     /// Rows read so far (valid or not).
     pub rows_read: u32,
@@ -103,12 +107,17 @@ pub fn check_csv_head(head: &[u8]) -> Result<(), RowProblem> {
     Ok(())
 }
 
-/// Collects checked rows into chunks and sends them.
+/// Checks rows, numbers their distinct batch data, refuses a code named
+/// twice, and sends the rows in chunks.
 struct Sink {
     out: mpsc::Sender<Chunk>,
     chunk: Chunk,
     today: NaiveDate,
     rows_read: u32,
+    batches: HashMap<BatchKey, u32>,
+    batch_rows: Vec<u32>,
+    /// The row of each code seen (a million codes take about 20 MB).
+    seen: HashMap<i64, i32>,
 }
 
 impl Sink {
@@ -118,6 +127,9 @@ impl Sink {
             chunk: Chunk::default(),
             today,
             rows_read: 0,
+            batches: HashMap::new(),
+            batch_rows: Vec::new(),
+            seen: HashMap::new(),
         }
     }
 
@@ -135,7 +147,22 @@ impl Sink {
         }
         let row = i32::try_from(row).unwrap_or(i32::MAX);
         match check_row(row, cells, self.today) {
-            Ok(ok) => self.chunk.rows.push(ok),
+            Ok(ok) => {
+                let serial = ok.serial;
+                if let Some(first) = self.seen.get(&serial) {
+                    self.chunk.problems.push(RowProblem::new(
+                        row,
+                        "code",
+                        format!(
+                            "This code is also in row {first}: each code may appear once per file."
+                        ),
+                    ));
+                } else {
+                    self.seen.insert(serial, row);
+                    let batch = self.batch_of(ok.key())?;
+                    self.chunk.rows.push(Staged { row, serial, batch });
+                }
+            }
             Err(problems) => self.chunk.problems.extend(problems),
         }
         if self.chunk.rows.len() + self.chunk.problems.len() >= CHUNK_ROWS {
@@ -144,10 +171,32 @@ impl Sink {
         Ok(true)
     }
 
+    /// The number of a row's batch data (new ones are numbered in order).
+    fn batch_of(&mut self, key: BatchKey) -> Result<u32, RowProblem> {
+        let n = match self.batches.get(&key) {
+            Some(n) => *n,
+            None => {
+                if self.batches.len() >= MAX_BATCHES {
+                    return Err(file_problem(format!(
+                        "The file names more than {MAX_BATCHES} different batches (batch number, dates and licence together): split it into smaller files."
+                    )));
+                }
+                let n = self.batches.len() as u32;
+                self.batches.insert(key.clone(), n);
+                self.chunk.new_batches.push(key);
+                self.batch_rows.push(0);
+                n
+            }
+        };
+        self.batch_rows[n as usize] += 1;
+        Ok(n)
+    }
+
     fn flush(&mut self, bytes_read: u64) -> bool {
         let mut chunk = std::mem::take(&mut self.chunk);
         chunk.rows_read = self.rows_read;
         chunk.bytes_read = bytes_read;
+        chunk.batch_rows.clone_from(&self.batch_rows);
         self.out.blocking_send(chunk).is_ok()
     }
 
@@ -158,6 +207,31 @@ impl Sink {
         self.flush(bytes_read);
         Ok(())
     }
+}
+
+/// The manual form's listed serials, as rows 1, 2, … (its code range is
+/// staged in SQL by the job).
+pub fn read_form(
+    form: &StoredForm,
+    size: u64,
+    out: mpsc::Sender<Chunk>,
+    today: NaiveDate,
+) -> Outcome {
+    if form.serials.is_empty() {
+        return if form.range.is_some() {
+            Ok(())
+        } else {
+            Err(RowProblem::new(0, "serials", "The form names no codes."))
+        };
+    }
+    let mut sink = Sink::new(out, today);
+    for (i, serial) in form.serials.iter().enumerate() {
+        let row = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        if !sink.row(row, form.cells(serial), 0)? {
+            return Ok(());
+        }
+    }
+    sink.finish(size)
 }
 
 /// Reads a CSV file.

@@ -14,6 +14,7 @@
 //! connection about once a second, so the page's progress bar moves while
 //! the transaction is open.
 
+use std::fmt::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -23,7 +24,7 @@ use tokio::sync::mpsc;
 use uuid::Uuid;
 
 use super::read::{self, Chunk};
-use super::{BatchUpdateRow, Format, MAX_ERRORS_KEPT, RowProblem, StoredForm, UpdateStatus, store};
+use super::{BatchKey, BatchUpdate, Format, MAX_ERRORS_KEPT, RowProblem, StoredForm, store};
 use crate::audit::Actor;
 use crate::http::state::SharedState;
 use crate::storage::Storage;
@@ -33,7 +34,7 @@ use crate::tenants::TenantRef;
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 /// The stored file of an update.
-pub fn file_key(tenant: &TenantRef, update: &BatchUpdateRow) -> object_store::path::Path {
+pub fn file_key(tenant: &TenantRef, update: &BatchUpdate) -> object_store::path::Path {
     Storage::key(tenant, "batch-updates", update.id, update.format.as_str())
 }
 
@@ -106,7 +107,7 @@ async fn work(state: &SharedState, tenant: &TenantRef, id: Uuid) -> anyhow::Resu
         let Some(update) = store::lock(&mut tx, id).await? else {
             return Ok(());
         };
-        if UpdateStatus::parse(&update.status).is_final() {
+        if update.status.is_final() {
             return Ok(());
         }
         store::mark_validating(&mut tx, id).await?;
@@ -135,19 +136,28 @@ async fn work(state: &SharedState, tenant: &TenantRef, id: Uuid) -> anyhow::Resu
     let reader = spawn_reader(&update, &local_path, form.clone(), out, today);
 
     let mut tx = state.db.begin_tenant(tenant).await?;
+    store::tune_for_bulk(&mut tx).await?;
     store::create_stage(&mut tx).await?;
     let mut found = Found::default();
     let mut progress = Progress::new(state, tenant, id);
+    // The file's distinct batch data, by number, and the rows of each.
+    let mut batches: Vec<BatchKey> = Vec::new();
+    let mut batch_rows: Vec<u32> = Vec::new();
     {
         let mut copy = store::copy_stage(&mut tx).await?;
-        let mut buf = String::with_capacity(2 * 1024 * 1024);
+        let mut buf = String::with_capacity(512 * 1024);
         while let Some(chunk) = chunks.recv().await {
             buf.clear();
             for row in &chunk.rows {
-                stage_line(row, &mut buf);
+                // Writing to a String cannot fail.
+                let _ = writeln!(buf, "{}\t{}\t{}", row.row, row.serial, row.batch);
             }
             if !buf.is_empty() {
                 copy.send(buf.as_bytes()).await?;
+            }
+            batches.extend(chunk.new_batches);
+            if !chunk.batch_rows.is_empty() {
+                batch_rows = chunk.batch_rows;
             }
             found.rows_read = chunk.rows_read;
             found.bytes_read = chunk.bytes_read;
@@ -162,39 +172,69 @@ async fn work(state: &SharedState, tenant: &TenantRef, id: Uuid) -> anyhow::Resu
         found.add([problem]);
         return end_invalid(state, tenant, tx, &update, &found).await;
     }
-    if let Some(range) = form.as_ref().and_then(|f| f.range.as_ref().map(|r| (f, r))) {
-        let (form, range) = range;
-        match form_fields(form, today) {
+    let range = form.as_ref().and_then(|f| f.range.as_ref().map(|r| (f, r)));
+    if let Some((form, range)) = range {
+        match super::check_row(0, form.cells(super::NO_CODE), today) {
             Ok(fields) => {
+                let key = fields.key();
+                let n = match batches.iter().position(|b| *b == key) {
+                    Some(n) => n,
+                    None => {
+                        batches.push(key);
+                        batch_rows.push(0);
+                        batches.len() - 1
+                    }
+                };
                 let offset = i32::try_from(found.rows_read).unwrap_or(i32::MAX);
-                let staged = store::stage_range(&mut tx, range, offset, &fields).await?;
-                found.rows_read += u32::try_from(staged).unwrap_or(u32::MAX);
+                let batch = i32::try_from(n).unwrap_or(i32::MAX);
+                let staged = store::stage_range(&mut tx, range, offset, batch).await?;
+                let staged = u32::try_from(staged).unwrap_or(u32::MAX);
+                found.rows_read += staged;
+                batch_rows[n] += staged;
             }
             Err(problems) => found.add(problems),
         }
         if found.rows_read == 0 {
             found.add([RowProblem::new(0, "range", "The range holds no codes.")]);
         }
+        if found.problems == 0 {
+            // The range's codes may repeat the listed serials.
+            repeated(&mut tx, &mut found).await?;
+        }
         if found.problems > 0 {
             return end_invalid(state, tenant, tx, &update, &found).await;
         }
     }
     store::analyze_stage(&mut tx).await?;
-    check_codes(&mut tx, &mut found).await?;
-    progress.tick("validating", &found, true).await;
-    if found.problems > 0 {
-        return end_invalid(state, tenant, tx, &update, &found).await;
-    }
     let rows = i32::try_from(found.rows_read).unwrap_or(i32::MAX);
-    if update.dry_run {
+    if update.dry_run || found.problems > 0 {
+        mismatches(&mut tx, &batches, &mut found).await?;
+        progress.tick("validating", &found, true).await;
+        if found.problems > 0 {
+            return end_invalid(state, tenant, tx, &update, &found).await;
+        }
         store::finish(&mut tx, id, "valid", rows, 0, 0).await?;
         tx.commit().await?;
         remove_file(state, tenant, id).await;
         return Ok(());
     }
+    // Every row is valid on its own: write, checking each code as it is
+    // written; a row that does not fit its code undoes the writing and is
+    // then looked for.
     progress.tick("applying", &found, true).await;
-    let batches = store::insert_batches(&mut tx, id).await?;
-    let applied = store::assign_codes(&mut tx, id).await?;
+    let codes: Vec<i32> = batch_rows
+        .iter()
+        .map(|n| i32::try_from(*n).unwrap_or(i32::MAX))
+        .collect();
+    let mut attempt = sqlx::Acquire::begin(&mut *tx).await?;
+    let written = store::insert_batches(&mut attempt, id, &batches, &codes).await?;
+    let applied = store::assign_codes(&mut attempt, id).await?;
+    if applied != u64::from(found.rows_read) {
+        attempt.rollback().await?;
+        mismatches(&mut tx, &batches, &mut found).await?;
+        return end_invalid(state, tenant, tx, &update, &found).await;
+    }
+    attempt.commit().await?;
     let actor = Actor {
         account_id: Some(update.created_by),
         email: String::new(),
@@ -209,7 +249,7 @@ async fn work(state: &SharedState, tenant: &TenantRef, id: Uuid) -> anyhow::Resu
             "file_name": update.file_name,
             "content_sha256": update.content_sha256,
             "codes": applied,
-            "batches": batches,
+            "batches": written,
         }),
     )
     .await?;
@@ -222,7 +262,7 @@ async fn work(state: &SharedState, tenant: &TenantRef, id: Uuid) -> anyhow::Resu
 
 /// Starts reading the file (or the form's serials) into `out`.
 fn spawn_reader(
-    update: &BatchUpdateRow,
+    update: &BatchUpdate,
     path: &Path,
     form: Option<StoredForm>,
     out: mpsc::Sender<Chunk>,
@@ -235,139 +275,47 @@ fn spawn_reader(
             tokio::task::spawn_blocking(move || read::read_xlsx(&path, size, out, today))
         }
         (Format::Json, Some(form)) => {
-            tokio::task::spawn_blocking(move || read_form_serials(&form, size, &out, today))
+            tokio::task::spawn_blocking(move || read::read_form(&form, size, out, today))
         }
         _ => tokio::task::spawn_blocking(move || read::read_csv(&path, size, out, today)),
     }
 }
 
-/// The form's fields, parsed, as a row without a code of its own.
-fn form_fields(form: &StoredForm, today: NaiveDate) -> Result<super::BatchRow, Vec<RowProblem>> {
-    let cells = [
-        "00000000000",
-        form.gtin.as_str(),
-        form.batch_number.as_str(),
-        form.manufacturing_date.as_str(),
-        form.expiry_date.as_str(),
-        form.licence_number.as_str(),
-    ];
-    super::check_row(0, cells, today)
-}
-
-/// The rows of the form's listed serials (its range is staged in SQL).
-fn read_form_serials(
-    form: &StoredForm,
-    size: u64,
-    out: &mpsc::Sender<Chunk>,
-    today: NaiveDate,
-) -> read::Outcome {
-    if form.serials.is_empty() && form.range.is_none() {
-        return Err(RowProblem::new(0, "serials", "The form names no codes."));
-    }
-    let mut chunk = Chunk::default();
-    for (i, serial) in form.serials.iter().enumerate() {
-        let row = i32::try_from(i + 1).unwrap_or(i32::MAX);
-        let cells = [
-            serial.as_str(),
-            form.gtin.as_str(),
-            form.batch_number.as_str(),
-            form.manufacturing_date.as_str(),
-            form.expiry_date.as_str(),
-            form.licence_number.as_str(),
-        ];
-        match super::check_row(row, cells, today) {
-            Ok(ok) => chunk.rows.push(ok),
-            Err(problems) => chunk.problems.extend(problems),
+/// The rows that do not fit the code they name (not the organisation's, of
+/// another GTIN or lot).
+async fn mismatches(
+    conn: &mut sqlx::PgConnection,
+    batches: &[BatchKey],
+    found: &mut Found,
+) -> anyhow::Result<()> {
+    let gtins: Vec<String> = batches.iter().map(|b| b.gtin.clone()).collect();
+    let numbers: Vec<String> = batches.iter().map(|b| b.batch_number.clone()).collect();
+    let mut rows = store::mismatches(conn, &gtins, &numbers);
+    while let Some(m) = rows.next().await {
+        let m = m?;
+        if m.unknown {
+            found.add([RowProblem::new(
+                m.row_number,
+                "code",
+                "No code of your organisation has this serial: check it against your code downloads.",
+            )]);
+            continue;
         }
-    }
-    chunk.rows_read = u32::try_from(form.serials.len()).unwrap_or(u32::MAX);
-    chunk.bytes_read = size;
-    let _ = out.blocking_send(chunk);
-    Ok(())
-}
-
-/// A staged row in COPY's text format (no field can hold a tab, a line
-/// break or a backslash: the row checks refused those).
-fn stage_line(row: &super::BatchRow, buf: &mut String) {
-    use std::fmt::Write as _;
-    let _ = writeln!(
-        buf,
-        "{}\t{}\t{}\t{}\t{}\t{}\t{}",
-        row.row,
-        row.serial,
-        row.gtin,
-        copy_text(&row.batch_number),
-        row.manufactured_on,
-        row.expires_on,
-        copy_text(&row.licence_number)
-    );
-}
-
-/// Escapes a value for COPY's text format.
-fn copy_text(value: &str) -> std::borrow::Cow<'_, str> {
-    if value.contains(['\\', '\t', '\n', '\r']) {
-        value
-            .replace('\\', "\\\\")
-            .replace('\t', "\\t")
-            .replace('\n', "\\n")
-            .replace('\r', "\\r")
-            .into()
-    } else {
-        value.into()
-    }
-}
-
-/// The checks against the organisation's codes.
-async fn check_codes(conn: &mut sqlx::PgConnection, found: &mut Found) -> anyhow::Result<()> {
-    {
-        let mut mismatches = store::mismatches(conn);
-        while let Some(m) = mismatches.next().await {
-            let m = m?;
-            if m.unknown {
-                found.add([RowProblem::new(
-                    m.row_number,
-                    "code",
-                    "No code of your organisation has this serial: check it against your code downloads.",
-                )]);
-                continue;
-            }
-            if let Some(gtin) = m.other_gtin {
-                found.add([RowProblem::new(
-                    m.row_number,
-                    "gtin",
-                    format!("This code was generated for GTIN {gtin}: give that GTIN."),
-                )]);
-            }
-            if let Some(lot) = m.other_lot {
-                found.add([RowProblem::new(
-                    m.row_number,
-                    "batch_number",
-                    format!(
-                        "This code was generated for batch {lot}, which its printed QR code carries: give that batch number."
-                    ),
-                )]);
-            }
+        if let Some(gtin) = m.other_gtin {
+            found.add([RowProblem::new(
+                m.row_number,
+                "gtin",
+                format!("This code was generated for GTIN {gtin}: give that GTIN."),
+            )]);
         }
-    }
-    let repeated = store::repeated_codes(conn).await?;
-    if !repeated.is_empty() {
-        let total = store::repeated_count(conn).await?;
-        for rows in &repeated {
-            let first = rows[0];
-            found.add(rows[1..].iter().map(|row| {
-                RowProblem::new(
-                    *row,
-                    "code",
-                    format!(
-                        "This code is also in row {first}: each code may appear once per file."
-                    ),
-                )
-            }));
-        }
-        // Codes beyond the first 1,000 repeated ones are counted, not listed.
-        let listed = i64::try_from(repeated.len()).unwrap_or(i64::MAX);
-        if total > listed {
-            found.problems += u64::try_from(total - listed).unwrap_or(0);
+        if let Some(lot) = m.other_lot {
+            found.add([RowProblem::new(
+                m.row_number,
+                "batch_number",
+                format!(
+                    "This code was generated for batch {lot}, which its printed QR code carries: give that batch number."
+                ),
+            )]);
         }
     }
     found
@@ -376,12 +324,37 @@ async fn check_codes(conn: &mut sqlx::PgConnection, found: &mut Found) -> anyhow
     Ok(())
 }
 
+/// Codes named twice (the form's range and its listed serials).
+async fn repeated(conn: &mut sqlx::PgConnection, found: &mut Found) -> anyhow::Result<()> {
+    let repeated = store::repeated_codes(conn).await?;
+    if repeated.is_empty() {
+        return Ok(());
+    }
+    let total = store::repeated_count(conn).await?;
+    for rows in &repeated {
+        let first = rows[0];
+        found.add(rows[1..].iter().map(|row| {
+            RowProblem::new(
+                *row,
+                "code",
+                format!("This code is also in row {first}: each code may appear once per file."),
+            )
+        }));
+    }
+    // Codes beyond the first 1,000 repeated ones are counted, not listed.
+    let listed = i64::try_from(repeated.len()).unwrap_or(i64::MAX);
+    if total > listed {
+        found.problems += u64::try_from(total - listed).unwrap_or(0);
+    }
+    Ok(())
+}
+
 /// Ends the update as invalid: the staged rows go, the problems stay.
 async fn end_invalid(
     state: &SharedState,
     tenant: &TenantRef,
     mut tx: crate::db::TenantTx,
-    update: &BatchUpdateRow,
+    update: &BatchUpdate,
     found: &Found,
 ) -> anyhow::Result<()> {
     store::insert_problems(&mut tx, update.id, &found.kept).await?;

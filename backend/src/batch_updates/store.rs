@@ -6,7 +6,7 @@ use sqlx::PgConnection;
 use sqlx::postgres::PgCopyIn;
 use uuid::Uuid;
 
-use super::{BatchUpdateRow, RowProblem};
+use super::{BatchUpdate, RowProblem};
 
 pub struct NewUpdate<'a> {
     pub id: Uuid,
@@ -46,7 +46,7 @@ pub async fn insert(conn: &mut PgConnection, new: &NewUpdate<'_>) -> Result<(), 
 pub async fn applied_with_hash(
     conn: &mut PgConnection,
     sha256: &str,
-) -> Result<Option<BatchUpdateRow>, sqlx::Error> {
+) -> Result<Option<BatchUpdate>, sqlx::Error> {
     sqlx::query_as(
         "SELECT * FROM batch_updates
          WHERE content_sha256 = $1 AND NOT dry_run AND status IN ('queued', 'validating', 'applying', 'applied')",
@@ -56,10 +56,7 @@ pub async fn applied_with_hash(
     .await
 }
 
-pub async fn find(
-    conn: &mut PgConnection,
-    id: Uuid,
-) -> Result<Option<BatchUpdateRow>, sqlx::Error> {
+pub async fn find(conn: &mut PgConnection, id: Uuid) -> Result<Option<BatchUpdate>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM batch_updates WHERE id = $1")
         .bind(id)
         .fetch_optional(conn)
@@ -67,10 +64,7 @@ pub async fn find(
 }
 
 /// The update, locked until the transaction ends (one job works on it).
-pub async fn lock(
-    conn: &mut PgConnection,
-    id: Uuid,
-) -> Result<Option<BatchUpdateRow>, sqlx::Error> {
+pub async fn lock(conn: &mut PgConnection, id: Uuid) -> Result<Option<BatchUpdate>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM batch_updates WHERE id = $1 FOR UPDATE")
         .bind(id)
         .fetch_optional(conn)
@@ -78,7 +72,7 @@ pub async fn lock(
 }
 
 /// The newest updates first.
-pub async fn list(conn: &mut PgConnection, limit: i64) -> Result<Vec<BatchUpdateRow>, sqlx::Error> {
+pub async fn list(conn: &mut PgConnection, limit: i64) -> Result<Vec<BatchUpdate>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM batch_updates ORDER BY created_at DESC, id LIMIT $1")
         .bind(limit)
         .fetch_all(conn)
@@ -223,13 +217,22 @@ pub async fn batches_of(
     .await
 }
 
-/// The job's staging table for the file's checked rows: temporary, so it
-/// is the job's alone and goes when its transaction ends.
+/// Lets the job's hash joins and aggregates over a million staged rows
+/// work in memory (for its transaction only).
+pub async fn tune_for_bulk(conn: &mut PgConnection) -> Result<(), sqlx::Error> {
+    sqlx::query("SET LOCAL work_mem = '64MB'")
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// The job's staging table for the file's checked rows (row, code, the
+/// number of its batch): temporary, so it is the job's alone and goes when
+/// its transaction ends.
 pub async fn create_stage(conn: &mut PgConnection) -> Result<(), sqlx::Error> {
     sqlx::query(
         "CREATE TEMP TABLE IF NOT EXISTS batch_stage (
-             row_number integer NOT NULL, serial bigint NOT NULL, gtin text NOT NULL, batch_number text NOT NULL,
-             manufactured_on date NOT NULL, expires_on date NOT NULL, licence_number text NOT NULL
+             row_number integer NOT NULL, serial bigint NOT NULL, batch integer NOT NULL
          ) ON COMMIT DROP",
     )
     .execute(conn)
@@ -265,19 +268,27 @@ pub struct Mismatch {
 }
 
 /// Rows naming no code of the organisation, or a code of another GTIN or
-/// lot, in row order.
-pub fn mismatches(conn: &mut PgConnection) -> BoxStream<'_, Result<Mismatch, sqlx::Error>> {
+/// lot, in row order. `gtins` and `numbers` are the batches' GTINs and
+/// batch numbers, by batch number.
+pub fn mismatches<'c>(
+    conn: &'c mut PgConnection,
+    gtins: &'c [String],
+    numbers: &'c [String],
+) -> BoxStream<'c, Result<Mismatch, sqlx::Error>> {
     sqlx::query_as(
         "SELECT s.row_number, c.serial IS NULL AS unknown,
-                CASE WHEN j.gtin <> s.gtin THEN j.gtin END AS other_gtin,
-                CASE WHEN l.number <> s.batch_number THEN l.number END AS other_lot
+                CASE WHEN j.gtin <> k.gtin THEN j.gtin END AS other_gtin,
+                CASE WHEN l.number <> k.number THEN l.number END AS other_lot
          FROM batch_stage s
+         JOIN unnest($1::text[], $2::text[]) WITH ORDINALITY AS k (gtin, number, n) ON k.n = s.batch + 1
          LEFT JOIN codes c ON c.serial = s.serial
          LEFT JOIN code_jobs j ON j.seq = c.job_seq
          LEFT JOIN lots l ON l.id = j.lot_id
-         WHERE c.serial IS NULL OR j.gtin <> s.gtin OR l.number <> s.batch_number
+         WHERE c.serial IS NULL OR j.gtin <> k.gtin OR l.number <> k.number
          ORDER BY s.row_number",
     )
+    .bind(gtins)
+    .bind(numbers)
     .fetch(conn)
 }
 
@@ -300,28 +311,49 @@ pub async fn repeated_count(conn: &mut PgConnection) -> Result<i64, sqlx::Error>
     .await
 }
 
-/// Writes the update's distinct batches.
-pub async fn insert_batches(conn: &mut PgConnection, id: Uuid) -> Result<u64, sqlx::Error> {
+/// Writes the update's distinct batches, numbered in order, with the codes
+/// of each.
+pub async fn insert_batches(
+    conn: &mut PgConnection,
+    id: Uuid,
+    batches: &[super::BatchKey],
+    codes: &[i32],
+) -> Result<u64, sqlx::Error> {
+    let gtins: Vec<&str> = batches.iter().map(|b| b.gtin.as_str()).collect();
+    let numbers: Vec<&str> = batches.iter().map(|b| b.batch_number.as_str()).collect();
+    let made: Vec<NaiveDate> = batches.iter().map(|b| b.manufactured_on).collect();
+    let expires: Vec<NaiveDate> = batches.iter().map(|b| b.expires_on).collect();
+    let licences: Vec<&str> = batches.iter().map(|b| b.licence_number.as_str()).collect();
     let done = sqlx::query(
-        "INSERT INTO batches (update_id, gtin, batch_number, manufactured_on, expires_on, licence_number, codes)
-         SELECT $1, gtin, batch_number, manufactured_on, expires_on, licence_number, count(*)
-         FROM batch_stage GROUP BY gtin, batch_number, manufactured_on, expires_on, licence_number",
+        "INSERT INTO batches (update_id, position, gtin, batch_number, manufactured_on, expires_on, licence_number, codes)
+         SELECT $1, n - 1, g, b, m, e, l, c
+         FROM unnest($2::text[], $3::text[], $4::date[], $5::date[], $6::text[], $7::int[]) WITH ORDINALITY AS k (g, b, m, e, l, c, n)",
     )
     .bind(id)
+    .bind(gtins)
+    .bind(numbers)
+    .bind(made)
+    .bind(expires)
+    .bind(licences)
+    .bind(codes)
     .execute(conn)
     .await?;
     Ok(done.rows_affected())
 }
 
-/// Gives every staged code its batch (replacing what an earlier update
-/// gave it).
+/// Gives every staged code its batch (replacing what an earlier update gave
+/// it), only where the code is the organisation's and was generated with
+/// the batch's GTIN (and lot, when it had one): fewer rows than staged
+/// means some row does not fit its code.
 pub async fn assign_codes(conn: &mut PgConnection, id: Uuid) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(
         "INSERT INTO code_batches (serial, batch_id)
          SELECT s.serial, b.id FROM batch_stage s
-         JOIN batches b ON b.update_id = $1 AND b.gtin = s.gtin AND b.batch_number = s.batch_number
-             AND b.manufactured_on = s.manufactured_on AND b.expires_on = s.expires_on
-             AND b.licence_number = s.licence_number
+         JOIN batches b ON b.update_id = $1 AND b.position = s.batch
+         JOIN codes c ON c.serial = s.serial
+         JOIN code_jobs j ON j.seq = c.job_seq
+         LEFT JOIN lots l ON l.id = j.lot_id
+         WHERE j.gtin = b.gtin AND (l.number IS NULL OR l.number = b.batch_number)
          ON CONFLICT (serial) DO UPDATE SET batch_id = EXCLUDED.batch_id",
     )
     .bind(id)
@@ -331,16 +363,16 @@ pub async fn assign_codes(conn: &mut PgConnection, id: Uuid) -> Result<u64, sqlx
 }
 
 /// Stages the form's code range (a code job's codes `first..=last`, by
-/// position) with the form's fields, numbering the rows after `offset`.
+/// position) as batch `batch`, numbering the rows after `offset`.
 pub async fn stage_range(
     conn: &mut PgConnection,
     range: &super::StoredRange,
     offset: i32,
-    fields: &super::BatchRow,
+    batch: i32,
 ) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(
-        "INSERT INTO batch_stage (row_number, serial, gtin, batch_number, manufactured_on, expires_on, licence_number)
-         SELECT $4 + c.position - $2 + 1, c.serial, $5, $6, $7, $8, $9
+        "INSERT INTO batch_stage (row_number, serial, batch)
+         SELECT $4 + c.position - $2 + 1, c.serial, $5
          FROM codes c JOIN code_jobs j ON j.seq = c.job_seq
          WHERE j.id = $1 AND c.position BETWEEN $2 AND $3",
     )
@@ -348,11 +380,7 @@ pub async fn stage_range(
     .bind(range.first)
     .bind(range.last)
     .bind(offset)
-    .bind(&fields.gtin)
-    .bind(&fields.batch_number)
-    .bind(fields.manufactured_on)
-    .bind(fields.expires_on)
-    .bind(&fields.licence_number)
+    .bind(batch)
     .execute(conn)
     .await?;
     Ok(done.rows_affected())

@@ -4,7 +4,7 @@
 use rust_xlsxwriter::{Format, Workbook, XlsxError};
 
 use super::store::BatchSummary;
-use super::{BatchUpdateRow, COLUMNS, RowProblem};
+use super::{BatchUpdate, COLUMNS, RowProblem, UpdateStatus};
 use crate::codes::csv_field;
 
 /// What each column takes, as the template's second sheet and the pages
@@ -75,13 +75,9 @@ fn safe(value: &str) -> String {
 }
 
 /// An update's result: its problems, or the batches it assigned.
-pub fn result_csv(
-    update: &BatchUpdateRow,
-    errors: &[RowProblem],
-    batches: &[BatchSummary],
-) -> String {
+pub fn result_csv(update: &BatchUpdate, errors: &[RowProblem], batches: &[BatchSummary]) -> String {
     let mut out = String::new();
-    if !errors.is_empty() || update.status == "invalid" || update.status == "failed" {
+    if !errors.is_empty() || matches!(update.status, UpdateStatus::Invalid | UpdateStatus::Failed) {
         out.push_str("row,column,reason\n");
         if let Some(failure) = &update.failure {
             out.push_str(&format!("0,,{}\n", safe(failure)));

@@ -652,6 +652,11 @@ async fn another_client_never_sees_an_update() {
     assert_eq!(update["status"], "invalid");
     assert_eq!(update["error_count"], 2);
     assert_eq!(app.rows(&b, "code_batches").await, 0);
+    assert_eq!(
+        app.rows(&b, "batches").await,
+        0,
+        "the batches written before the codes were checked are undone"
+    );
     assert_eq!(app.rows(&a, "code_batches").await, 2);
 }
 
