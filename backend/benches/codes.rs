@@ -19,7 +19,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use futures::StreamExt;
 use rand::RngCore;

@@ -344,11 +344,13 @@ pub async fn insert_batches(
 /// Gives every staged code its batch (replacing what an earlier update gave
 /// it), only where the code is the organisation's and was generated with
 /// the batch's GTIN (and lot, when it had one): fewer rows than staged
-/// means some row does not fit its code.
+/// means some row does not fit its code. The staged rows are taken in the
+/// order of their serials, so the codes are found, and the primary key's
+/// pages filled, one after another instead of at a million random places.
 pub async fn assign_codes(conn: &mut PgConnection, id: Uuid) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(
         "INSERT INTO code_batches (serial, batch_id)
-         SELECT s.serial, b.id FROM batch_stage s
+         SELECT s.serial, b.id FROM (SELECT serial, batch FROM batch_stage ORDER BY serial) AS s
          JOIN batches b ON b.update_id = $1 AND b.position = s.batch
          JOIN codes c ON c.serial = s.serial
          JOIN code_jobs j ON j.seq = c.job_seq
