@@ -1383,7 +1383,7 @@ export interface components {
         };
         /**
          * BatchUpdate
-         * @description A batch update as the API shows it.
+         * @description A batch update, as stored and as the API shows it.
          */
         BatchUpdate: {
             /** Format: uuid */
