@@ -1,4 +1,5 @@
-//! Files: product images and label print outputs, through the `object_store`
+//! Files: product images, label print outputs and batch-update uploads (until
+//! their update ends), through the `object_store`
 //! crate. Local files under `DATA_DIR` by default; an S3-compatible bucket
 //! when `S3_BUCKET` is set (the rest of its settings come from the standard
 //! `AWS_*` variables: `AWS_ENDPOINT`, `AWS_REGION`, `AWS_ACCESS_KEY_ID`,
