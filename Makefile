@@ -13,7 +13,7 @@ help:
 	@echo "make test        fmt, clippy, cargo test, frontend checks, browser tests, schemathesis (as CI)"
 	@echo "make e2e         browser tests only, against a fresh server (BRANDOPS_BIN=... for a prebuilt one)"
 	@echo "make schemathesis  schemathesis only (every operation, phase and check), against fresh servers"
-	@echo "make bench       cargo bench --bench platform against .data/pg-bench"
+	@echo "make bench       the benchmarks (benches/*.rs) against .data/pg-bench"
 	@echo "make openapi     regenerate openapi.yaml (and frontend API types)"
 	@echo "make fmt         cargo fmt (and prettier in frontend/)"
 	@echo "make pg-start    start the dev cluster .data/pg and print its URL"
