@@ -94,6 +94,13 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string) {
 
 /** The page's serious and critical axe violations (WCAG 2.1 A and AA), as a readable list. */
 export async function seriousViolations(page: Page) {
+  // Colours are measured as they end, not half-way through an animation (a
+  // toast fading in was once measured against the page behind it).
+  await page
+    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), null, {
+      timeout: 5000,
+    })
+    .catch(() => undefined);
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
