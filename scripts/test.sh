@@ -62,17 +62,17 @@ run_step "cargo test" cargo test --manifest-path "$MANIFEST"
 
 # The isolation and canary tests again, with the tenant connections going
 # through PgBouncer (Debian's package) in transaction mode (ADR 0010), and the
-# codes and labels tests (COPY in transactions, streamed reads, the job
-# runner) the same way.
+# codes, labels, code-download and batch-update tests (COPY in transactions,
+# temporary tables, streamed reads, the job runner) the same way.
 start_pgbouncer() {
   "$ROOT/scripts/pgbouncer.sh" start "$ROOT/.data/pg-test"
 }
 isolation_through_pgbouncer() {
   TEST_PGBOUNCER_URL="$("$ROOT/scripts/pgbouncer.sh" url "$ROOT/.data/pg-test")" \
-    cargo test --manifest-path "$MANIFEST" --test api -- isolation:: codes:: labels:: scans:: reviews:: passports:: epcis::
+    cargo test --manifest-path "$MANIFEST" --test api -- isolation:: codes:: labels:: scans:: reviews:: passports:: epcis:: batch_updates:: code_download::
 }
 run_step "pgbouncer for .data/pg-test (transaction mode)" start_pgbouncer
-run_step "isolation, codes, labels, scans, reviews, passports and EPCIS tests through PgBouncer" isolation_through_pgbouncer
+run_step "isolation, codes, labels, scans, reviews, passports, EPCIS, code-download and batch-update tests through PgBouncer" isolation_through_pgbouncer
 
 if [ ! -f frontend/package.json ]; then
   skip_step "frontend checks and e2e (no frontend/package.json)"

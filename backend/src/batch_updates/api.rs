@@ -15,8 +15,8 @@ use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use uuid::Uuid;
 
 use super::{
-    BatchUpdate, COLUMNS, Format, MAX_FILE_BYTES, MAX_ROWS, RowProblem, StoredForm, UpdateStatus,
-    check_row, read, store,
+    BatchUpdate, COLUMNS, Format, HEAD_BYTES, MAX_FILE_BYTES, MAX_ROWS, RowProblem, StoredForm,
+    UpdateStatus, check_row, file_key, read, store,
 };
 use crate::db::unique_violation;
 use crate::http::error::ApiError;
@@ -31,8 +31,6 @@ pub struct BatchUpdatesApi;
 
 /// Serials one form may list.
 pub const MAX_FORM_SERIALS: usize = 10_000;
-/// The first bytes looked at to tell a file's type and check a CSV's header.
-const HEAD_BYTES: usize = 64 * 1024;
 
 /// A file to upload.
 #[derive(Multipart, Debug)]
@@ -305,7 +303,7 @@ async fn receive_file(
         .seek(SeekFrom::Start(0))
         .await
         .map_err(|_| ApiError::invalid_input("The file could not be read."))?;
-    let key = crate::storage::Storage::key(&caller.tenant, "batch-updates", id, format.as_str());
+    let key = file_key(&caller.tenant, id, format);
     let mut hasher = Sha256::new();
     state
         .storage
@@ -345,7 +343,7 @@ async fn receive_form(
     let bytes = serde_json::to_vec(&stored).map_err(anyhow::Error::from)?;
     let sha256 = hex::encode(Sha256::digest(&bytes));
     let size = bytes.len() as i64;
-    let key = crate::storage::Storage::key(&caller.tenant, "batch-updates", id, "json");
+    let key = file_key(&caller.tenant, id, Format::Json);
     state
         .storage
         .put(&key, bytes)
@@ -438,12 +436,7 @@ impl BatchUpdatesApi {
             BatchUpdateBody::File(file) => receive_file(&state, &caller, id, file.file).await?,
             BatchUpdateBody::Form(form) => receive_form(&state, &caller, id, &form).await?,
         };
-        let key = crate::storage::Storage::key(
-            &caller.tenant,
-            "batch-updates",
-            id,
-            received.format.as_str(),
-        );
+        let key = file_key(&caller.tenant, id, received.format);
         let stored = async {
             let mut tx = state.db.begin_tenant(&caller.tenant).await?;
             let new = store::NewUpdate {

@@ -49,6 +49,18 @@ pub const MAX_FILE_BYTES: usize = 200 * 1024 * 1024;
 pub const MAX_ERRORS_KEPT: usize = 1000;
 /// The longest licence number.
 pub const MAX_LICENCE_CHARS: usize = 50;
+/// The first bytes of an upload looked at to tell its type and check a
+/// CSV's header.
+pub const HEAD_BYTES: usize = 64 * 1024;
+
+/// Where an update's file (or form) is kept until the update ends.
+pub fn file_key(
+    tenant: &crate::tenants::TenantRef,
+    id: uuid::Uuid,
+    format: Format,
+) -> object_store::path::Path {
+    crate::storage::Storage::key(tenant, "batch-updates", id, format.as_str())
+}
 
 /// What an update is at.
 #[derive(Enum, sqlx::Type, Clone, Copy, Debug, PartialEq, Eq)]

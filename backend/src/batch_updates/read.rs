@@ -16,7 +16,9 @@ use calamine::{DataRef, Reader, Xlsx};
 use chrono::NaiveDate;
 use tokio::sync::mpsc;
 
-use super::{BatchKey, COLUMNS, MAX_BATCHES, MAX_ROWS, RowProblem, Staged, StoredForm, check_row};
+use super::{
+    BatchKey, COLUMNS, HEAD_BYTES, MAX_BATCHES, MAX_ROWS, RowProblem, Staged, StoredForm, check_row,
+};
 
 /// Rows per chunk sent to the writer.
 pub const CHUNK_ROWS: usize = 10_000;
@@ -98,8 +100,8 @@ pub fn check_csv_head(head: &[u8]) -> Result<(), RowProblem> {
     };
     header_positions(&header)?;
     let has_row = records.any(|r| r.is_ok_and(|r| r.iter().any(|c| !c.trim().is_empty())));
-    // A head cut at 64 KiB with only the header in it still has rows after.
-    if !has_row && head.len() < 64 * 1024 {
+    // A head cut at HEAD_BYTES with only the header in it still has rows after.
+    if !has_row && head.len() < HEAD_BYTES {
         return Err(file_problem(
             "The file has a header row but no rows below it.",
         ));

@@ -27,15 +27,14 @@ use super::read::{self, Chunk};
 use super::{BatchKey, BatchUpdate, Format, MAX_ERRORS_KEPT, RowProblem, StoredForm, store};
 use crate::audit::Actor;
 use crate::http::state::SharedState;
-use crate::storage::Storage;
 use crate::tenants::TenantRef;
 
 /// How often progress is written.
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 /// The stored file of an update.
-pub fn file_key(tenant: &TenantRef, update: &BatchUpdate) -> object_store::path::Path {
-    Storage::key(tenant, "batch-updates", update.id, update.format.as_str())
+fn file_key(tenant: &TenantRef, update: &BatchUpdate) -> object_store::path::Path {
+    super::file_key(tenant, update.id, Format::parse(&update.format))
 }
 
 /// Runs (or restarts) the update `id` of `tenant` to its end. On
