@@ -225,10 +225,11 @@ async fn work(state: &SharedState, tenant: &TenantRef, id: Uuid) -> anyhow::Resu
         .iter()
         .map(|n| i32::try_from(*n).unwrap_or(i32::MAX))
         .collect();
+    store::lock_writes(&mut tx).await?;
     let mut attempt = sqlx::Acquire::begin(&mut *tx).await?;
     let written = store::insert_batches(&mut attempt, id, &batches, &codes).await?;
     let applied = store::assign_codes(&mut attempt, id).await?;
-    if applied != u64::from(found.rows_read) {
+    if applied != i64::from(found.rows_read) {
         attempt.rollback().await?;
         mismatches(&mut tx, &batches, &mut found).await?;
         return end_invalid(state, tenant, tx, &update, &found).await;

@@ -341,27 +341,44 @@ pub async fn insert_batches(
     Ok(done.rows_affected())
 }
 
-/// Gives every staged code its batch (replacing what an earlier update gave
-/// it), only where the code is the organisation's and was generated with
-/// the batch's GTIN (and lot, when it had one): fewer rows than staged
-/// means some row does not fit its code. The staged rows are taken in the
-/// order of their serials, so the codes are found, and the primary key's
-/// pages filled, one after another instead of at a million random places.
-pub async fn assign_codes(conn: &mut PgConnection, id: Uuid) -> Result<u64, sqlx::Error> {
-    let done = sqlx::query(
-        "INSERT INTO code_batches (serial, batch_id)
-         SELECT s.serial, b.id FROM (SELECT serial, batch FROM batch_stage ORDER BY serial) AS s
-         JOIN batches b ON b.update_id = $1 AND b.position = s.batch
-         JOIN codes c ON c.serial = s.serial
-         JOIN code_jobs j ON j.seq = c.job_seq
-         LEFT JOIN lots l ON l.id = j.lot_id
-         WHERE j.gtin = b.gtin AND (l.number IS NULL OR l.number = b.batch_number)
-         ON CONFLICT (serial) DO UPDATE SET batch_id = EXCLUDED.batch_id",
+/// Serialises the writing of updates within the tenant (until the
+/// transaction ends), so that the newest batch of a code is the one of the
+/// update applied last.
+pub async fn lock_writes(conn: &mut PgConnection) -> Result<(), sqlx::Error> {
+    sqlx::query("SELECT pg_advisory_xact_lock(17, hashtext(current_schema()))")
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Gives the staged codes their batches, as slots (migration 0013): the
+/// staged rows are joined to their codes (one hash join over the rows),
+/// grouped by code job, slot and batch, and one row is written per group,
+/// only where the code job's GTIN (and lot, when it had one) is the
+/// batch's. Returns the codes written: fewer than staged means some row
+/// names no code of the organisation or one that does not fit its batch.
+pub async fn assign_codes(conn: &mut PgConnection, id: Uuid) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "WITH grouped AS (
+             SELECT c.job_seq, c.position >> 9 AS slot, s.batch,
+                    array_agg((c.position & 511)::smallint) AS offsets
+             FROM batch_stage s JOIN codes c ON c.serial = s.serial
+             GROUP BY 1, 2, 3
+         ), written AS (
+             INSERT INTO batch_slots (job_seq, slot, batch_id, offsets)
+             SELECT g.job_seq, g.slot, b.id, g.offsets
+             FROM grouped g
+             JOIN batches b ON b.update_id = $1 AND b.position = g.batch
+             JOIN code_jobs j ON j.seq = g.job_seq
+             LEFT JOIN lots l ON l.id = j.lot_id
+             WHERE j.gtin = b.gtin AND (l.number IS NULL OR l.number = b.batch_number)
+             RETURNING cardinality(offsets) AS n
+         )
+         SELECT coalesce(sum(n), 0)::bigint FROM written",
     )
     .bind(id)
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected())
+    .fetch_one(conn)
+    .await
 }
 
 /// Stages the form's code range (a code job's codes `first..=last`, by
@@ -411,8 +428,14 @@ pub async fn pack_details(
                 co.name AS manufacturer, co.registered_address AS manufacturer_address
          FROM products p
          LEFT JOIN companies co ON co.id = p.company_id
-         LEFT JOIN code_batches cb ON cb.serial = $1
-         LEFT JOIN batches b ON b.id = cb.batch_id
+         LEFT JOIN LATERAL (
+             SELECT b.* FROM codes c
+             JOIN batch_slots x ON x.job_seq = c.job_seq AND x.slot = c.position >> 9
+                 AND (c.position & 511)::smallint = ANY (x.offsets)
+             JOIN batches b ON b.id = x.batch_id
+             WHERE c.serial = $1
+             ORDER BY x.batch_id DESC LIMIT 1
+         ) b ON true
          WHERE p.id = $2",
     )
     .bind(serial)
