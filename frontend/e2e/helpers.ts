@@ -114,7 +114,7 @@ export async function seriousViolations(page: Page) {
     }));
 }
 
-/** The GS1 check digit (the same rule as src/features/products/gtin.ts). */
+/** The GS1 check digit (the same rule as src/lib/gs1.ts). */
 function checkDigit(digits: string): number {
   let sum = 0;
   for (let i = 0; i < digits.length; i += 1) {

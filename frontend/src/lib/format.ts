@@ -5,6 +5,10 @@ export function roleLabel(role: string): string {
 }
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
 const numberFormat = new Intl.NumberFormat();
 
 /** A date for people; the raw value when it is not a date. */
@@ -12,6 +16,17 @@ export function formatDate(value: string | null | undefined): string {
   if (!value) return '—';
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : dateFormat.format(date);
+}
+
+/**
+ * A moment (`created_at`, `updated_at`) for people, with its time: jobs or
+ * updates of one day differ by it. `—` when there is none; the raw value when
+ * it is not a date.
+ */
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : dateTimeFormat.format(date);
 }
 
 export function formatNumber(value: number): string {

@@ -88,6 +88,12 @@ describe('the manual batch form', () => {
     expect(validateBatchForm(values({ expiry_date: '2026-01-01' }), TODAY).expiry_date).toMatch(
       /after the manufacturing date/,
     );
+    const unreal = validateBatchForm(
+      values({ manufacturing_date: '2026-02-30', expiry_date: '2027-02-29' }),
+      TODAY,
+    );
+    expect(unreal.manufacturing_date).toBe('Enter the manufacturing date.');
+    expect(unreal.expiry_date).toBe('Enter the expiry date.');
     const blank = validateBatchForm(values({ manufacturing_date: '', expiry_date: '' }), TODAY);
     expect(blank.manufacturing_date).toMatch(/Enter/);
     expect(blank.expiry_date).toMatch(/Enter/);

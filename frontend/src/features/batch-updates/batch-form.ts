@@ -1,5 +1,7 @@
 import type { FieldErrors } from '@/hooks/use-form';
 import { formatNumber } from '@/lib/format';
+import { gtinProblem } from '@/lib/gs1';
+import { isDay } from '@/lib/validation';
 import type { BatchForm } from './api/batch-updates-api';
 import { MAX_ROWS } from './batch-updates';
 
@@ -54,36 +56,16 @@ export function emptyBatchForm(): BatchFormValues {
   };
 }
 
-/** The GS1 check digit of `digits` (without it): weights 3 and 1 from the right. */
-export function gtinCheckDigit(digits: string): number {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i += 1) {
-    sum += Number(digits[digits.length - 1 - i]) * (i % 2 === 0 ? 3 : 1);
-  }
-  return (10 - (sum % 10)) % 10;
-}
-
 /** Why `gtin` is no GTIN, in the server's words; null when it is one. */
 export function gtinError(gtin: string): string | null {
-  if (!/^\d+$/.test(gtin) || ![8, 12, 13, 14].includes(gtin.length)) {
-    return 'Enter a GTIN of 8, 12, 13 or 14 digits.';
+  switch (gtinProblem(gtin)) {
+    case 'format':
+      return 'Enter a GTIN of 8, 12, 13 or 14 digits.';
+    case 'check-digit':
+      return 'The check digit is wrong: check the number on the product’s barcode.';
+    case null:
+      return null;
   }
-  return gtinCheckDigit(gtin.slice(0, -1)) === Number(gtin.slice(-1))
-    ? null
-    : 'The check digit is wrong: check the number on the product’s barcode.';
-}
-
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** True for a real calendar day written `YYYY-MM-DD` (what date inputs give). */
-export function isDay(text: string): boolean {
-  const match = DAY.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return (
-    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-  );
 }
 
 /** Today as `YYYY-MM-DD`, in the person's own time zone. */

@@ -117,15 +117,3 @@ export function processingText(
 export function sourceLabel(update: Pick<BatchUpdate, 'source' | 'file_name'>): string {
   return update.source === 'form' ? 'Manual entry' : update.file_name || 'File';
 }
-
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
-
-/** A moment (`created_at`) for people, with its time: updates of one day differ by it. */
-export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : dateTimeFormat.format(date);
-}

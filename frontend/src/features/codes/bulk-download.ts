@@ -1,6 +1,6 @@
 import { formatNumber } from '@/lib/format';
+import { isDay } from '@/lib/validation';
 import type { BulkSelection, CodeJob } from './api/codes-api';
-import { isDay } from './code-job-form';
 import { isActive, isDownloadable } from './code-jobs';
 
 /**

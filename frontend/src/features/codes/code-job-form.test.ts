@@ -2,7 +2,6 @@ import {
   emptyCodeJobForm,
   fieldOfServerMessage,
   formatQuantityInput,
-  isDay,
   newCodeJobBody,
   parseQuantity,
   validateCodeJobForm,
@@ -109,13 +108,6 @@ describe('validateCodeJobForm', () => {
     expect(dated('2026-01-31', '2026-02-01')).toEqual({});
     expect(dated('', '2026-02-01')).toEqual({});
     expect(dated('2026-02-30', '').manufactured_on).toBe('Enter a date, or leave it empty.');
-  });
-
-  it('knows real days', () => {
-    expect(isDay('2028-02-29')).toBe(true);
-    expect(isDay('2027-02-29')).toBe(false);
-    expect(isDay('2027-13-01')).toBe(false);
-    expect(isDay('27-01-01')).toBe(false);
   });
 });
 

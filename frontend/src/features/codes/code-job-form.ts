@@ -1,5 +1,6 @@
 import type { FieldErrors } from '@/hooks/use-form';
 import { formatNumber } from '@/lib/format';
+import { isDay } from '@/lib/validation';
 import type { NewCodeJob } from './api/codes-api';
 
 /**
@@ -54,19 +55,6 @@ export function parseQuantity(text: string): number | null {
 export function formatQuantityInput(text: string): string {
   const value = parseQuantity(text);
   return value === null ? text : formatNumber(value);
-}
-
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** True for a real calendar day written `YYYY-MM-DD` (what date inputs give). */
-export function isDay(text: string): boolean {
-  const match = DAY.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return (
-    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-  );
 }
 
 /** The characters of `lot` outside GS1's set, each once, for the message. */

@@ -80,10 +80,6 @@ export function lotsOf(jobs: readonly CodeJob[]): ProductLot[] {
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
 
 /**
  * A calendar day (`2027-03-31`, no time zone) for people. Read as a local
@@ -95,11 +91,4 @@ export function formatDay(value: string | null | undefined): string {
   if (!match) return value;
   const date = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
   return Number.isNaN(date.getTime()) ? value : dayFormat.format(date);
-}
-
-/** A moment (`created_at`) for people, with its time: jobs of one day differ by it. */
-export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : dateTimeFormat.format(date);
 }

@@ -1,10 +1,4 @@
-import {
-  checkDigitOk,
-  identifierLabel,
-  stepTitle,
-  validateStepForm,
-  emptyStepForm,
-} from './journey';
+import { identifierLabel, stepTitle, validateStepForm, emptyStepForm } from './journey';
 import { journeyEvent } from './test-data';
 
 describe('journey model', () => {
@@ -30,9 +24,21 @@ describe('journey model', () => {
   });
 
   it('checks GS1 check digits and what the server refuses', () => {
-    expect(checkDigitOk('9506000134352')).toBe(true);
-    expect(checkDigitOk('106141412345678908')).toBe(true);
-    expect(checkDigitOk('106141412345678909')).toBe(false);
+    const packing = { ...emptyStepForm, location: '9506000134352' };
+    expect(validateStepForm({ ...packing, container: '106141412345678908' })).toEqual({});
+    expect(validateStepForm({ ...packing, container: '106141412345678909' })).toEqual({
+      container: 'This SSCC has a wrong check digit.',
+    });
+    expect(
+      validateStepForm({ ...packing, container: '106141412345678908', location: '9506000134353' }),
+    ).toEqual({ location: 'This GLN has a wrong check digit.' });
+    expect(
+      validateStepForm({
+        ...packing,
+        container: '106141412345678908',
+        location: 'https://id.gs1.org/414/9506000134353',
+      }),
+    ).toEqual({ location: 'This GLN has a wrong check digit.' });
     expect(validateStepForm({ ...emptyStepForm, location: '9506000134352' })).toEqual({
       container: 'Give the SSCC of the case or pallet the units go into.',
     });

@@ -1,3 +1,4 @@
+import { checkDigitOk } from '@/lib/gs1';
 import type { JourneyEvent } from './api/journey-api';
 
 const STEP_TITLES: Record<string, string> = {
@@ -97,18 +98,6 @@ export const emptyStepForm: StepFormValues = {
   location: '',
   destination: '',
 };
-
-/** The GS1 mod-10 check digit is right (GLN, SSCC). */
-export function checkDigitOk(digits: string): boolean {
-  if (!/^[0-9]+$/.test(digits)) return false;
-  const body = digits.slice(0, -1);
-  let sum = 0;
-  for (let i = 0; i < body.length; i += 1) {
-    const d = Number(body[body.length - 1 - i]);
-    sum += i % 2 === 0 ? d * 3 : d;
-  }
-  return (10 - (sum % 10)) % 10 === Number(digits[digits.length - 1]);
-}
 
 function locationError(value: string, required: boolean): string | undefined {
   const v = value.trim();

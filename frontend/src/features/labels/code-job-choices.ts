@@ -1,6 +1,5 @@
-import { formatNumber } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import type { CodeJob, CodeJobStatus, ProductList } from './api/labels-api';
-import { formatDateTime } from './print-jobs';
 
 /** A code job as the label pages offer it: what it is, for people. */
 export interface CodeJobChoice {

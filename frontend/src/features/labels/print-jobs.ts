@@ -64,15 +64,3 @@ export function formatBytes(bytes: number): string {
   if (bytes < MB) return `${(bytes / KB).toFixed(1)} KB`;
   return `${(bytes / MB).toFixed(1)} MB`;
 }
-
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
-
-/** A moment (`created_at`) for people, with its time: jobs of one day differ by it. */
-export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : dateTimeFormat.format(date);
-}

@@ -1,3 +1,4 @@
+import { isDay } from '@/lib/validation';
 import type { Product } from './api/products-api';
 
 /**
@@ -84,15 +85,6 @@ function length(text: string): number {
 }
 
 const CONTROL = /\p{Cc}/u;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-function isDate(text: string): boolean {
-  const match = DATE.exec(text);
-  if (!match) return false;
-  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-}
 
 /** The errors of the rows; none found means `list` is absent and `rows` is empty. */
 export function validateAttributes(rows: readonly AttributeRow[]): AttributeErrors {
@@ -114,7 +106,7 @@ export function validateAttributes(rows: readonly AttributeRow[]): AttributeErro
       found.value = `Use at most ${ATTRIBUTE_TEXT_MAX} characters.`;
     else if (row.type === 'number' && (row.value.trim() === '' || !isFinite(Number(row.value))))
       found.value = 'Enter a number.';
-    else if (row.type === 'date' && !isDate(row.value)) found.value = 'Enter a date.';
+    else if (row.type === 'date' && !isDay(row.value)) found.value = 'Enter a date.';
 
     if (found.name || found.value) errors.rows[row.key] = found;
   }
@@ -160,7 +152,7 @@ export function attributeText(attribute: Attribute): string {
     case 'boolean':
       return attribute.value ? 'Yes' : 'No';
     case 'date': {
-      if (!isDate(attribute.value)) return attribute.value;
+      if (!isDay(attribute.value)) return attribute.value;
       const [y, m, d] = attribute.value.split('-').map(Number) as [number, number, number];
       return dateFormat.format(new Date(y, m - 1, d));
     }

@@ -1,4 +1,4 @@
-import { withCheckDigit } from './gtin';
+import { withCheckDigit } from '@/lib/gs1';
 import {
   emptyProductForm,
   fieldOfServerMessage,

@@ -1,5 +1,5 @@
 import type { FieldErrors } from '@/hooks/use-form';
-import { gtinProblem } from './gtin';
+import { gtinProblem } from '@/lib/gs1';
 import type { NewProduct, Product, ProductChange } from './api/products-api';
 import { sameAttributes, type Attribute } from './product-attributes';
 

@@ -2,15 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiResultView } from '@/components/ui/api-result-view';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { useApiResult } from '@/hooks/use-api-result';
-import { formatNumber } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { listBatchUpdates, resultUrl, type BatchUpdate } from '../api/batch-updates-api';
-import {
-  formatDateTime,
-  isRunning,
-  sourceLabel,
-  STATUS_BADGES,
-  STATUS_LABELS,
-} from '../batch-updates';
+import { isRunning, sourceLabel, STATUS_BADGES, STATUS_LABELS } from '../batch-updates';
 
 /** How often the history asks again while one of its updates runs. */
 const HISTORY_POLL_MS = 3000;

@@ -3,10 +3,9 @@ import { Button } from '@/components/ui/button';
 import { SelectField, TextAreaField, TextField } from '@/components/ui/form-field';
 import { useApiResult } from '@/hooks/use-api-result';
 import { useForm } from '@/hooks/use-form';
-import { formatNumber } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { listCodeJobs, submitBatchForm, type CodeJob } from '../api/batch-updates-api';
 import { useBatchRun } from '../api/use-batch-run';
-import { formatDateTime } from '../batch-updates';
 import {
   batchFormBody,
   batchFormHints,

@@ -1,11 +1,10 @@
 import { DataTable, type Column } from '@/components/ui/data-table';
-import { formatNumber } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { codesDownloadUrl, type CodeJob } from '../api/codes-api';
 import {
   STATUS_BADGES,
   STATUS_LABELS,
   codesText,
-  formatDateTime,
   formatDay,
   isActive,
   isDownloadable,

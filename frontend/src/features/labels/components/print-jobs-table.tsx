@@ -2,6 +2,7 @@ import { DownloadMinimalisticIcon } from '@solar-icons/react/linear/download-min
 import { RestartIcon } from '@solar-icons/react/linear/restart';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { Spinner } from '@/components/ui/spinner';
+import { formatDateTime } from '@/lib/format';
 import { printOutputUrl, type PrintJob } from '../api/labels-api';
 import { codeJobDetail, type CodeJobChoice } from '../code-job-choices';
 import { labelsText } from '../messages';
@@ -10,7 +11,6 @@ import {
   STATUS_BADGES,
   STATUS_LABELS,
   formatBytes,
-  formatDateTime,
   isActive,
   progressText,
 } from '../print-jobs';

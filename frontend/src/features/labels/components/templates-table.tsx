@@ -1,9 +1,9 @@
 import { PenIcon } from '@solar-icons/react/linear/pen';
 import { TrashBinTrashIcon } from '@solar-icons/react/linear/trash-bin-trash';
 import { DataTable, type Column } from '@/components/ui/data-table';
+import { formatDateTime } from '@/lib/format';
 import type { LabelTemplate } from '../api/labels-api';
 import { SHEET_NAMES, SYMBOLOGY_NAMES, TEXT_LINES, sizeText } from '../design-form';
-import { formatDateTime } from '../print-jobs';
 
 function textLines(template: LabelTemplate): string {
   const lines = TEXT_LINES.filter((line) => template.design.fields[line.value]).map((l) => l.label);

@@ -4,19 +4,13 @@ import { CardSection } from '@/components/ui/card-section';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { SelectField } from '@/components/ui/form-field';
 import { LoadingBlock } from '@/components/ui/spinner';
+import { formatDateTime } from '@/lib/format';
 import { useAppStore } from '@/stores/app-store';
 import { loadAdminScans } from '../api/admin-scans-api';
 import type { AdminScan } from '../admin-scans';
 
 /** What the table shows when the list is empty (spec §8, word for word). */
 export const NO_SCANS = 'No scans data available.';
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-function formatTime(value: string): string {
-  const date = new Date(value);
-  return value && !Number.isNaN(date.getTime()) ? timeFormat.format(date) : value || '—';
-}
 
 const VERDICTS: Record<string, { label: string; badge: string }> = {
   genuine: { label: 'Genuine', badge: 'badge--success' },
@@ -29,7 +23,7 @@ const orDash = (text: string) => text || '—';
 const SCAN_COLUMNS: readonly Column<AdminScan>[] = [
   { header: 'BrandId', cell: (s) => <code>{s.brandId}</code> },
   { header: 'BrandName', cell: (s) => orDash(s.brandName) },
-  { header: 'Time', cell: (s) => formatTime(s.scannedAt) },
+  { header: 'Time', cell: (s) => formatDateTime(s.scannedAt) },
   { header: 'Product', cell: (s) => orDash(s.productName) },
   {
     header: 'Verdict',

@@ -1,6 +1,6 @@
-import { gtinCheckDigit, gtinProblem, isValidGtin, withCheckDigit } from './gtin';
+import { checkDigitOk, gs1CheckDigit, gtinProblem, isValidGtin, withCheckDigit } from './gs1';
 
-describe('GTIN check digit', () => {
+describe('GS1 check digit', () => {
   it.each([
     ['9638507', 4], // GTIN-8 96385074
     ['03600029145', 2], // GTIN-12 036000291452
@@ -9,17 +9,42 @@ describe('GTIN check digit', () => {
     ['629104150021', 3], // EAN-13 6291041500213
     ['0000000000000', 0],
   ])('of %s is %i', (digits, check) => {
-    expect(gtinCheckDigit(digits)).toBe(check);
+    expect(gs1CheckDigit(digits)).toBe(check);
   });
 
   it('does not change when zeros are padded on the left (GTIN-14 form)', () => {
-    expect(gtinCheckDigit('0000009638507')).toBe(gtinCheckDigit('9638507'));
-    expect(gtinCheckDigit('0400638133393')).toBe(gtinCheckDigit('400638133393'));
+    expect(gs1CheckDigit('0000009638507')).toBe(gs1CheckDigit('9638507'));
+    expect(gs1CheckDigit('0400638133393')).toBe(gs1CheckDigit('400638133393'));
   });
 
   it('refuses anything but digits', () => {
-    expect(() => gtinCheckDigit('12a')).toThrow();
+    expect(() => gs1CheckDigit('12a')).toThrow();
   });
+});
+
+describe('checkDigitOk', () => {
+  it.each([
+    '9506000134352', // GLN
+    '106141412345678908', // SSCC
+    '4006381333931', // GTIN-13
+    '96385074', // GTIN-8
+  ])('accepts %s', (number) => {
+    expect(checkDigitOk(number)).toBe(true);
+  });
+
+  it.each(['9506000134353', '106141412345678909', '4006381333932', '96385075'])(
+    'finds the wrong check digit of %s',
+    (number) => {
+      expect(checkDigitOk(number)).toBe(false);
+    },
+  );
+
+  it.each(['', '95060001343a2', ' 9506000134352', '-96385074'])(
+    'refuses what is not digits only: %o',
+    (number) => {
+      expect(checkDigitOk(number)).toBe(false);
+    },
+  );
 });
 
 describe('gtinProblem', () => {
