@@ -218,7 +218,9 @@ async fn main() {
          Ours runs from the first byte of the upload to `GET` saying applied: streaming the file to \
          the server's store while hashing it, reading and checking every row, staging them with \
          `COPY`, checking each code against the tenant's {ROWS} codes (and for repeats), then writing \
-         the batches and each code's batch in the same transaction.\n",
+         the batches and the codes' slots (ADR 0017) in the same transaction. The file's two batches \
+         alternate row by row, so every slot of 512 codes holds both: twice the slot rows of a file \
+         that lists its codes batch by batch.\n",
         machine = machine(),
         file_mb = mb(size),
         rawr = fmt(&raw_copy),

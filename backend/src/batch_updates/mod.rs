@@ -13,7 +13,7 @@
 //! - `api.rs`: the operations (upload, history, one update, its result, the
 //!   templates);
 //! - `store.rs`: the SQL of `batch_updates`, `batch_update_errors`,
-//!   `batches` and `code_batches` (tenant schema, migration 0012).
+//!   `batches` and `batch_slots` (tenant schema, migrations 0012 and 0013).
 //!
 //! The design and its reasons are ADR 0017.
 
@@ -279,7 +279,11 @@ pub fn parse_gtin(cell: &str) -> Result<String, &'static str> {
     if !matches!(digits.len(), 8 | 12 | 13 | 14) || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err("must be a GTIN of 8, 12, 13 or 14 digits.");
     }
-    let gtin = format!("{digits:0>14}");
+    let gtin = if digits.len() == 14 {
+        digits.to_string()
+    } else {
+        format!("{digits:0>14}")
+    };
     if check_digit(&gtin[..13]) != gtin.as_bytes()[13] - b'0' {
         return Err("has a wrong check digit: check the number on the product's barcode.");
     }
@@ -288,12 +292,21 @@ pub fn parse_gtin(cell: &str) -> Result<String, &'static str> {
 
 /// A date as `YYYY-MM-DD`.
 fn parse_date(cell: &str) -> Result<NaiveDate, &'static str> {
-    let text = cell.trim();
-    if text.len() != 10 {
+    let text = cell.trim().as_bytes();
+    let digits = |range: std::ops::Range<usize>| {
+        text[range].iter().try_fold(0u32, |n, b| {
+            b.is_ascii_digit().then(|| n * 10 + u32::from(b - b'0'))
+        })
+    };
+    let parts = (text.len() == 10 && text[4] == b'-' && text[7] == b'-')
+        .then(|| Some((digits(0..4)?, digits(5..7)?, digits(8..10)?)))
+        .flatten();
+    let Some((year, month, day)) = parts else {
         return Err("must be a date written YYYY-MM-DD, e.g. 2026-11-25.");
-    }
-    NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        .map_err(|_| "must be a real date written YYYY-MM-DD, e.g. 2026-11-25.")
+    };
+    // Four digits: the year fits an i32.
+    NaiveDate::from_ymd_opt(year as i32, month, day)
+        .ok_or("must be a real date written YYYY-MM-DD, e.g. 2026-11-25.")
 }
 
 /// Checks one row's cells (in [`COLUMNS`] order) on their own; `today` is
@@ -479,5 +492,29 @@ mod tests {
         .unwrap_err();
         assert_eq!(problems.len(), 1);
         assert_eq!(problems[0].column, "expiry_date");
+    }
+
+    #[test]
+    fn dates_are_real_days_written_yyyy_mm_dd() {
+        let day = |y, m, d| NaiveDate::from_ymd_opt(y, m, d).unwrap();
+        assert_eq!(parse_date("2026-02-28"), Ok(day(2026, 2, 28)));
+        assert_eq!(parse_date(" 2024-02-29 "), Ok(day(2024, 2, 29)));
+        assert_eq!(parse_date("0001-01-01"), Ok(day(1, 1, 1)));
+        for bad in [
+            "2026-02-30",
+            "2025-02-29",
+            "2026-13-01",
+            "2026-00-10",
+            "2026-01-00",
+            "2026/01/01",
+            "2026-1-01x",
+            "26-01-2026",
+            "2026-01-1",
+            "+202-01-01",
+            "2026-0١-01",
+            "",
+        ] {
+            assert!(parse_date(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -40,6 +40,9 @@ pub struct Chunk {
     pub rows_read: u32,
     /// Bytes of the file read so far (an estimate for XLSX).
     pub bytes_read: u64,
+    /// In the last chunk: some code is named by more than one row (the
+    /// staged rows say which).
+    pub repeats: bool,
 }
 
 /// The end of the reading: `Err` is a problem with the whole file.
@@ -109,18 +112,25 @@ pub fn check_csv_head(head: &[u8]) -> Result<(), RowProblem> {
     Ok(())
 }
 
-/// Checks rows, numbers their distinct batch data, refuses a code named
-/// twice, and sends the rows in chunks.
+/// Checks rows, numbers their distinct batch data, notes whether a code is
+/// named twice, and sends the rows in chunks.
 struct Sink {
     out: mpsc::Sender<Chunk>,
     chunk: Chunk,
     today: NaiveDate,
     rows_read: u32,
     batches: HashMap<BatchKey, u32>,
+    /// The numbers of the last batches seen, newest first: files list
+    /// their codes batch by batch, or alternate between a few.
+    recent: Vec<(BatchKey, u32)>,
     batch_rows: Vec<u32>,
-    /// The row of each code seen (a million codes take about 20 MB).
-    seen: HashMap<i64, i32>,
+    /// The codes staged (8 MB for a million), sorted at the end to find a
+    /// code named twice.
+    serials: Vec<i64>,
 }
+
+/// Batches remembered in [`Sink::recent`].
+const RECENT_BATCHES: usize = 4;
 
 impl Sink {
     fn new(out: mpsc::Sender<Chunk>, today: NaiveDate) -> Self {
@@ -130,8 +140,9 @@ impl Sink {
             today,
             rows_read: 0,
             batches: HashMap::new(),
+            recent: Vec::with_capacity(RECENT_BATCHES),
             batch_rows: Vec::new(),
-            seen: HashMap::new(),
+            serials: Vec::new(),
         }
     }
 
@@ -151,19 +162,9 @@ impl Sink {
         match check_row(row, cells, self.today) {
             Ok(ok) => {
                 let serial = ok.serial;
-                if let Some(first) = self.seen.get(&serial) {
-                    self.chunk.problems.push(RowProblem::new(
-                        row,
-                        "code",
-                        format!(
-                            "This code is also in row {first}: each code may appear once per file."
-                        ),
-                    ));
-                } else {
-                    self.seen.insert(serial, row);
-                    let batch = self.batch_of(ok.key())?;
-                    self.chunk.rows.push(Staged { row, serial, batch });
-                }
+                self.serials.push(serial);
+                let batch = self.batch_of(ok.key())?;
+                self.chunk.rows.push(Staged { row, serial, batch });
             }
             Err(problems) => self.chunk.problems.extend(problems),
         }
@@ -175,6 +176,12 @@ impl Sink {
 
     /// The number of a row's batch data (new ones are numbered in order).
     fn batch_of(&mut self, key: BatchKey) -> Result<u32, RowProblem> {
+        if let Some(at) = self.recent.iter().position(|(k, _)| *k == key) {
+            let n = self.recent[at].1;
+            self.recent[..=at].rotate_right(1);
+            self.batch_rows[n as usize] += 1;
+            return Ok(n);
+        }
         let n = match self.batches.get(&key) {
             Some(n) => *n,
             None => {
@@ -185,11 +192,13 @@ impl Sink {
                 }
                 let n = self.batches.len() as u32;
                 self.batches.insert(key.clone(), n);
-                self.chunk.new_batches.push(key);
+                self.chunk.new_batches.push(key.clone());
                 self.batch_rows.push(0);
                 n
             }
         };
+        self.recent.truncate(RECENT_BATCHES - 1);
+        self.recent.insert(0, (key, n));
         self.batch_rows[n as usize] += 1;
         Ok(n)
     }
@@ -206,6 +215,10 @@ impl Sink {
         if self.rows_read == 0 {
             return Err(file_problem("The file has no rows below its header row."));
         }
+        let mut serials = std::mem::take(&mut self.serials);
+        serials.sort_unstable();
+        self.chunk.repeats = serials.windows(2).any(|w| w[0] == w[1]);
+        drop(serials);
         self.flush(bytes_read);
         Ok(())
     }

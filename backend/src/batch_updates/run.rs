@@ -142,6 +142,7 @@ async fn work(state: &SharedState, tenant: &TenantRef, id: Uuid) -> anyhow::Resu
     // The file's distinct batch data, by number, and the rows of each.
     let mut batches: Vec<BatchKey> = Vec::new();
     let mut batch_rows: Vec<u32> = Vec::new();
+    let mut repeats = false;
     {
         let mut copy = store::copy_stage(&mut tx).await?;
         let mut buf = String::with_capacity(512 * 1024);
@@ -158,6 +159,7 @@ async fn work(state: &SharedState, tenant: &TenantRef, id: Uuid) -> anyhow::Resu
             if !chunk.batch_rows.is_empty() {
                 batch_rows = chunk.batch_rows;
             }
+            repeats |= chunk.repeats;
             found.rows_read = chunk.rows_read;
             found.bytes_read = chunk.bytes_read;
             found.add(chunk.problems);
@@ -170,6 +172,10 @@ async fn work(state: &SharedState, tenant: &TenantRef, id: Uuid) -> anyhow::Resu
     if let Err(problem) = outcome {
         found.add([problem]);
         return end_invalid(state, tenant, tx, &update, &found).await;
+    }
+    if repeats {
+        // Which rows name the same code, from the staged rows.
+        repeated(&mut tx, &mut found).await?;
     }
     let range = form.as_ref().and_then(|f| f.range.as_ref().map(|r| (f, r)));
     if let Some((form, range)) = range {

@@ -335,6 +335,93 @@ async fn one_bad_row_changes_nothing_and_every_problem_is_reported() {
     assert_eq!(code_batches(&app, &a).await, 12);
 }
 
+/// The queue entry of update `id`: (attempts, leased now).
+async fn queue_entry(app: &TestApp, id: &str) -> Option<(i32, bool)> {
+    sqlx::query_as(
+        "SELECT attempts, leased_by IS NOT NULL FROM platform.job_queue
+         WHERE kind = 'batch_updates' AND job_id = $1::uuid",
+    )
+    .bind(id)
+    .fetch_optional(&app.owner)
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_failure_while_writing_leaves_nothing_and_the_retry_applies_once() {
+    let app = TestApp::spawn().await;
+    let (a, admin) = client(&app, "clientA").await;
+    let g = gtin14();
+    let (serials, _) = codes(&app, &a, &g, None, 700).await;
+    // The database refuses the codes' batch data: the writing fails after
+    // the update's batches were inserted, in the same transaction.
+    let s = &a.schema;
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "ALTER TABLE {s}.batch_slots ADD CONSTRAINT test_refused CHECK (false) NOT VALID"
+    )))
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    let (status, update) = upload(
+        &admin,
+        "big.csv",
+        csv(&good_rows(&serials, &g, "LOT-A")),
+        false,
+    )
+    .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{update}");
+    let id = update["id"].as_str().unwrap();
+    // Wait until the first try failed and the job is back in the queue.
+    let mut postponed = false;
+    for _ in 0..600 {
+        if let Some((attempts, false)) = queue_entry(&app, id).await
+            && attempts >= 1
+        {
+            postponed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(postponed, "the failed try was not put back in the queue");
+    let (_, now) = admin.get(&format!("/api/batch-updates/{id}")).await;
+    assert_ne!(now["status"], "applied", "{now}");
+    assert_eq!(now["rows_applied"], 0, "{now}");
+    assert_eq!(app.rows(&a, "batches").await, 0, "no batch is half-written");
+    assert_eq!(code_batches(&app, &a).await, 0);
+    assert_eq!(
+        app.audited(&a, "organisation.batch_update_applied").await,
+        0
+    );
+
+    // The database accepts again; the next try applies the whole file once.
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "ALTER TABLE {s}.batch_slots DROP CONSTRAINT test_refused"
+    )))
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    sqlx::query(
+        "UPDATE platform.job_queue SET leased_until = now() WHERE kind = 'batch_updates' AND job_id = $1::uuid",
+    )
+    .bind(id)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    let done = finished(&admin, id).await;
+    assert_eq!(done["status"], "applied", "{done}");
+    assert_eq!(done["rows_applied"], 700, "{done}");
+    assert_eq!(code_batches(&app, &a).await, 700);
+    assert_eq!(app.rows(&a, "batches").await, 1);
+    assert_eq!(
+        app.audited(&a, "organisation.batch_update_applied").await,
+        1
+    );
+    assert!(
+        queue_entry(&app, id).await.is_none(),
+        "the job left the queue"
+    );
+}
+
 #[tokio::test]
 async fn a_later_update_replaces_a_code_batch_data() {
     let app = TestApp::spawn().await;
