@@ -37,7 +37,8 @@ checks, get the same treatment for the bodies the generator means as valid
 - a company's CIN carries a year of incorporation no later than the current
   one (the contract's pattern allows up to 2099): a later year becomes the
   current year.
-- the bulk download of codes (`downloadCodesBulk`) takes batches (`lot_id`,
+- the bulk download of codes (`downloadCodesBulk`, and `summarizeCodesBulk`,
+  what it would hold) takes batches (`lot_id`,
   at most 100) or a range of days, not both and not neither: a generated
   request keeps its batches (each once, the first 100) and drops the range,
   or else gets a range in order with both ends (today when it had none).
@@ -427,6 +428,6 @@ def map_case(context, case):
         operation_id = case.operation.definition.raw.get("operationId")
         if operation_id in SCAN_RANGE_OPERATIONS:
             case.query = mapped_query(operation_id, case.query if case.query is not NOT_SET else None)
-        elif operation_id == "downloadCodesBulk":
+        elif operation_id in ("downloadCodesBulk", "summarizeCodesBulk"):
             case.query = valid_bulk_selection(case.query if case.query is not NOT_SET else None)
     return case

@@ -1,7 +1,7 @@
 //! The code-job operations under `/api/code-jobs`: start a job, follow it,
 //! list them, and download its codes as CSV or ZIP.
 
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 use poem::Body;
 use poem::http::StatusCode;
 use poem::web::Data;
@@ -74,6 +74,53 @@ pub struct CodeJobList {
     pub qr_codes_remaining: i64,
 }
 
+/// A lot (batch) with code jobs.
+#[derive(Object, Debug)]
+pub struct CodeLot {
+    /// What `GET /api/codes/bulk.zip?lot_id=` names.
+    pub id: Uuid,
+    pub number: String,
+    pub product_id: Uuid,
+    pub product_name: String,
+    /// The GTIN-14 of its newest job's codes.
+    pub gtin: String,
+    #[oai(skip_serializing_if_is_none)]
+    pub manufactured_on: Option<IsoDate>,
+    #[oai(skip_serializing_if_is_none)]
+    pub expires_on: Option<IsoDate>,
+    /// Codes of its finished jobs: what a download of it holds.
+    pub codes: i64,
+    /// Its jobs still generating (a download leaves them out).
+    pub pending: i64,
+    /// Its code jobs.
+    pub jobs: i64,
+    /// When its newest job was created.
+    pub last_job_at: DateTime<Utc>,
+}
+
+/// The organisation's lots with code jobs, the one with the newest job
+/// first.
+#[derive(Object, Debug)]
+pub struct CodeLotList {
+    pub lots: Vec<CodeLot>,
+    /// More lots exist than listed (the oldest are left out).
+    pub more: bool,
+}
+
+/// What `GET /api/codes/bulk.zip` would hold for the same selection.
+#[derive(Object, Debug)]
+pub struct BulkSummary {
+    /// CSV files: the code jobs with codes.
+    pub files: i64,
+    /// Codes in them.
+    pub codes: i64,
+    /// Jobs of the selection still generating (left out).
+    pub pending: i64,
+}
+
+json_response!(CodeLotListOk { 200 => Ok(CodeLotList) });
+json_response!(BulkSummaryOk { 200 => Ok(BulkSummary) });
+
 json_response!(
     /// Accepted: the job is queued; follow it with `GET /api/code-jobs/{id}`.
     CodeJobAccepted { 202 => Accepted(CodeJob) }
@@ -144,6 +191,8 @@ fn no_such_job() -> ApiError {
 
 /// The most jobs one list shows.
 const LIST_LIMIT: i64 = 500;
+/// Lots listed at most by `listCodeLots`.
+const LOTS_LIMIT: i64 = 2000;
 
 /// A job whose codes can be downloaded: done, or failed (its codes so far).
 async fn downloadable(
@@ -415,6 +464,78 @@ impl CodesApi {
         };
         let body = export::zip(state.db.clone(), caller.tenant.clone(), job, product);
         Ok(CodesZip::Ok(Binary(body), name))
+    }
+
+    /// The organisation's lots (batches) that have code jobs, the one with
+    /// the newest job first (at most 2,000): the codes of each ready to
+    /// download, and its jobs still generating.
+    #[oai(path = "/codes/lots", method = "get", operation_id = "listCodeLots")]
+    async fn lots(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+    ) -> Result<CodeLotListOk, CodeJobListError> {
+        let mut conn = state.db.read_tenant(&caller.tenant).await?;
+        let mut rows = store::code_lots(&mut conn, LOTS_LIMIT + 1).await?;
+        conn.finish().await?;
+        let more = rows.len() as i64 > LOTS_LIMIT;
+        rows.truncate(LOTS_LIMIT as usize);
+        let lots = rows
+            .into_iter()
+            .map(|r| CodeLot {
+                id: r.id,
+                number: r.number,
+                product_id: r.product_id,
+                product_name: r.product_name,
+                gtin: r.gtin,
+                manufactured_on: r.manufactured_on.map(IsoDate),
+                expires_on: r.expires_on.map(IsoDate),
+                codes: r.codes,
+                pending: r.pending,
+                jobs: r.jobs,
+                last_job_at: r.last_job_at,
+            })
+            .collect();
+        Ok(CodeLotListOk::Ok(Json(CodeLotList { lots, more })))
+    }
+
+    /// What the bulk download (`GET /api/codes/bulk.zip`) of the same
+    /// selection would hold: its files, their codes, and the jobs still
+    /// generating; or the error the download would give. Give `lot_id`
+    /// (repeated, at most 100) or `from` and `to`, not both.
+    #[oai(
+        path = "/codes/bulk",
+        method = "get",
+        operation_id = "summarizeCodesBulk"
+    )]
+    async fn bulk_summary(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        /// A lot whose codes to count; repeat it for more lots.
+        lot_id: Query<Option<Vec<Uuid>>>,
+        /// The first day (UTC) of the jobs to count.
+        from: Query<Option<IsoDate>>,
+        /// The last day (UTC) of the jobs to count.
+        to: Query<Option<IsoDate>>,
+    ) -> Result<BulkSummaryOk, CodesBulkError> {
+        let selection = bulk::Selection::parse(
+            lot_id.0.unwrap_or_default(),
+            from.0.map(|d| d.0),
+            to.0.map(|d| d.0),
+        )?;
+        let jobs = {
+            let mut conn = state.db.read_tenant(&caller.tenant).await?;
+            let jobs = selection.jobs(&mut conn).await?;
+            conn.finish().await?;
+            jobs
+        };
+        let (files, pending) = bulk::files(&selection, jobs)?;
+        Ok(BulkSummaryOk::Ok(Json(BulkSummary {
+            files: files.len() as i64,
+            codes: files.iter().map(|f| i64::from(f.job.generated)).sum(),
+            pending: pending.len() as i64,
+        })))
     }
 
     /// The codes of chosen lots (batches), or of the code jobs created from

@@ -2,7 +2,7 @@
 //! platform's code quota and job queue through `platform.tenant_*`
 //! functions (which act for the connection's own tenant only; ADR 0010).
 
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 use futures_util::stream::BoxStream;
 use sqlx::PgConnection;
 use uuid::Uuid;
@@ -304,6 +304,48 @@ pub async fn bulk_jobs(
     .bind(lot_ids)
     .bind(from)
     .bind(until)
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}
+
+/// A lot with code jobs, as the bulk download offers it.
+#[derive(sqlx::FromRow, Debug, Clone)]
+pub struct CodeLotRow {
+    pub id: Uuid,
+    pub number: String,
+    pub product_id: Uuid,
+    pub product_name: String,
+    pub gtin: String,
+    pub manufactured_on: Option<NaiveDate>,
+    pub expires_on: Option<NaiveDate>,
+    pub codes: i64,
+    pub pending: i64,
+    pub jobs: i64,
+    pub last_job_at: DateTime<Utc>,
+}
+
+/// The lots that have code jobs, the one with the newest job first (at
+/// most `limit`): the codes of their finished jobs, and their jobs still
+/// generating.
+pub async fn code_lots(
+    conn: &mut PgConnection,
+    limit: i64,
+) -> Result<Vec<CodeLotRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT l.id, l.number, l.product_id, p.product_name, l.manufactured_on, l.expires_on,
+                (array_agg(j.gtin ORDER BY j.created_at DESC))[1] AS gtin,
+                coalesce(sum(j.generated) FILTER (WHERE j.status IN ('done', 'failed')), 0)::bigint AS codes,
+                count(*) FILTER (WHERE j.status IN ('queued', 'running')) AS pending,
+                count(*) AS jobs,
+                max(j.created_at) AS last_job_at
+         FROM lots l
+         JOIN code_jobs j ON j.lot_id = l.id
+         JOIN products p ON p.id = l.product_id
+         GROUP BY l.id, p.product_name
+         ORDER BY max(j.created_at) DESC, l.id
+         LIMIT $1",
+    )
     .bind(limit)
     .fetch_all(conn)
     .await

@@ -263,6 +263,8 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             (Allowed::BrandEditorsAndClientMembers, None),
         ),
         ("downloadCodesBulk", (Allowed::ClientBMembers, None)),
+        ("summarizeCodesBulk", (Allowed::ClientBMembers, None)),
+        ("listCodeLots", (Allowed::BrandAndClientMembers, None)),
         ("brandScans", (Allowed::BrandMembersAndPlatform, None)),
         ("scanAnalytics", (Allowed::BrandMembers, None)),
         ("listPassports", (Allowed::BrandMembers, None)),

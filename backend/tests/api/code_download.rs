@@ -59,6 +59,11 @@ async fn bulk(c: &Client, query: &str) -> (StatusCode, std::collections::BTreeMa
     }
 }
 
+/// What the bulk ZIP of `query` would hold (`GET /api/codes/bulk`).
+async fn summary(c: &Client, query: &str) -> (StatusCode, Value) {
+    c.get(&format!("/api/codes/bulk?{query}")).await
+}
+
 fn error_of(files: &std::collections::BTreeMap<String, String>) -> Value {
     serde_json::from_str(&files["error"]).unwrap()
 }
@@ -242,6 +247,49 @@ async fn the_bulk_zip_holds_a_csv_per_job_and_a_manifest() {
     assert_eq!(last["lot"], Value::Null);
     assert_eq!(last["file"], format!("{}_{}.csv", second.gtin, plain.id));
     assert_eq!(rows3.len(), 40);
+
+    // What each download holds, before downloading it.
+    for (query, expected) in [
+        (
+            format!("lot_id={lot_a}"),
+            json!({"files": 2, "codes": 50, "pending": 0}),
+        ),
+        (
+            format!("lot_id={lot_c}&lot_id={lot_a}&lot_id={lot_c}"),
+            json!({"files": 3, "codes": 90, "pending": 0}),
+        ),
+        (
+            format!("from={today}&to={today}"),
+            json!({"files": 4, "codes": 95, "pending": 0}),
+        ),
+    ] {
+        let (status, got) = summary(&employee, &query).await;
+        assert_eq!(status, StatusCode::OK, "{query}: {got}");
+        assert_eq!(got, expected, "{query}");
+    }
+    // The batches to choose from: the one with the newest job first, with
+    // its product and codes.
+    let (status, lots) = employee.get("/api/codes/lots").await;
+    assert_eq!(status, StatusCode::OK, "{lots}");
+    assert_eq!(lots["more"], false);
+    let lots = lots["lots"].as_array().unwrap();
+    assert_eq!(lots.len(), 2, "{lots:?}");
+    assert_eq!(lots[0]["id"], lot_c.as_str());
+    assert_eq!(lots[0]["number"], "C-7");
+    assert_eq!(lots[0]["product_name"], "Cetirizine");
+    assert_eq!(lots[0]["gtin"], second.gtin.as_str());
+    assert_eq!(lots[0]["expires_on"], "2028-12-31");
+    assert_eq!(
+        (&lots[0]["codes"], &lots[0]["jobs"], &lots[0]["pending"]),
+        (&json!(40), &json!(1), &json!(0))
+    );
+    assert_eq!(lots[1]["id"], lot_a.as_str());
+    assert_eq!(lots[1]["product_name"], "Amoxicillin <b>250</b>");
+    assert_eq!(
+        (&lots[1]["codes"], &lots[1]["jobs"], &lots[1]["pending"]),
+        (&json!(50), &json!(2), &json!(0))
+    );
+    assert_eq!(lots[1]["last_job_at"], job2["created_at"]);
 }
 
 #[tokio::test]
@@ -303,6 +351,10 @@ async fn bad_and_empty_selections_are_refused_clearly() {
         let err = error_of(&files);
         assert_eq!(err["error"], message, "{query}");
         assert!(!err.to_string().contains(&unknown), "{query}: {err}");
+        // The summary answers as the download would.
+        let (got, err) = summary(&admin, query).await;
+        assert_eq!(got.as_u16(), status, "summary {query}: {err}");
+        assert_eq!(err["error"], message, "summary {query}");
     }
     // Malformed values are the contract's 400s.
     for query in [
@@ -328,6 +380,11 @@ async fn bad_and_empty_selections_are_refused_clearly() {
         error_of(&files)["error"],
         "The codes for the chosen batch are still being generated. Download them when the jobs are done."
     );
+    let (got, err) = summary(&admin, &format!("lot_id={lot}")).await;
+    assert_eq!(got, StatusCode::CONFLICT, "{err}");
+    let (_, lots) = admin.get("/api/codes/lots").await;
+    assert_eq!(lots["lots"][0]["pending"], 1, "{lots}");
+    assert_eq!(lots["lots"][0]["codes"], 0, "{lots}");
 }
 
 #[tokio::test]
@@ -339,6 +396,7 @@ async fn only_client_b_members_download_in_bulk() {
     let query = format!("lot_id={}", job["lot_id"].as_str().unwrap());
     for c in [&admin, &employee] {
         assert_eq!(bulk(c, &query).await.0, StatusCode::OK);
+        assert_eq!(summary(c, &query).await.0, StatusCode::OK);
     }
     let a = app.tenant_named("clientA", TenantKind::Client).await;
     let brand = app.brand().await;
@@ -353,9 +411,15 @@ async fn only_client_b_members_download_in_bulk() {
         let (status, files) = bulk(c, &query).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{files:?}");
         assert_eq!(error_of(&files)["code"], "forbidden");
+        let (status, err) = summary(c, &query).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{err}");
     }
     let (status, files) = bulk(&app.client(), &query).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED, "{files:?}");
+    assert_eq!(
+        summary(&app.client(), &query).await.0,
+        StatusCode::UNAUTHORIZED
+    );
 }
 
 /// A copy of the policy that also lets client A download in bulk: the
@@ -367,6 +431,7 @@ fn tenants_dir_letting_client_a_in() -> std::path::PathBuf {
     std::fs::copy(source.join("model.conf"), dir.join("access/model.conf")).unwrap();
     let mut policy = std::fs::read_to_string(source.join("policy.csv")).unwrap();
     policy.push_str("p, admin, client:clientA, downloadCodesBulk, call\n");
+    policy.push_str("p, admin, client:clientA, summarizeCodesBulk, call\n");
     std::fs::write(dir.join("access/policy.csv"), policy).unwrap();
     dir
 }
@@ -397,8 +462,12 @@ async fn another_clients_lots_never_leak() {
                 };
                 answers.push((status, shown));
             }
-            let (status, jobs) = c.get("/api/code-jobs").await;
-            answers.push((status, jobs));
+            for query in [format!("lot_id={lot}"), format!("from={today}&to={today}")] {
+                answers.push(summary(c, &query).await);
+            }
+            for path in ["/api/code-jobs", "/api/codes/lots"] {
+                answers.push(c.get(path).await);
+            }
             answers
         },
     )

@@ -537,6 +537,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/codes/lots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's lots (batches) that have code jobs, the one with
+         *     the newest job first (at most 2,000): the codes of each ready to
+         *     download, and its jobs still generating.
+         */
+        get: operations["listCodeLots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/codes/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the bulk download (`GET /api/codes/bulk.zip`) of the same
+         *     selection would hold: its files, their codes, and the jobs still
+         *     generating; or the error the download would give. Give `lot_id`
+         *     (repeated, at most 100) or `from` and `to`, not both.
+         */
+        get: operations["summarizeCodesBulk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/codes/bulk.zip": {
         parameters: {
             query?: never;
@@ -1519,6 +1562,27 @@ export interface components {
             qr_codes_remaining: number;
         };
         /**
+         * BulkSummary
+         * @description What `GET /api/codes/bulk.zip` would hold for the same selection.
+         */
+        BulkSummary: {
+            /**
+             * Format: int64
+             * @description CSV files: the code jobs with codes.
+             */
+            files: number;
+            /**
+             * Format: int64
+             * @description Codes in them.
+             */
+            codes: number;
+            /**
+             * Format: int64
+             * @description Jobs of the selection still generating (left out).
+             */
+            pending: number;
+        };
+        /**
          * CaptureRefused
          * @description A capture refused for its content: the error envelope with the
          *     problems found (the schema validator's first errors, each with a JSON
@@ -1616,6 +1680,57 @@ export interface components {
              * @description How many more codes jobs may ask for.
              */
             qr_codes_remaining: number;
+        };
+        /**
+         * CodeLot
+         * @description A lot (batch) with code jobs.
+         */
+        CodeLot: {
+            /**
+             * Format: uuid
+             * @description What `GET /api/codes/bulk.zip?lot_id=` names.
+             */
+            id: string;
+            number: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** @description The GTIN-14 of its newest job's codes. */
+            gtin: string;
+            /** Format: date */
+            manufactured_on?: string;
+            /** Format: date */
+            expires_on?: string;
+            /**
+             * Format: int64
+             * @description Codes of its finished jobs: what a download of it holds.
+             */
+            codes: number;
+            /**
+             * Format: int64
+             * @description Its jobs still generating (a download leaves them out).
+             */
+            pending: number;
+            /**
+             * Format: int64
+             * @description Its code jobs.
+             */
+            jobs: number;
+            /**
+             * Format: date-time
+             * @description When its newest job was created.
+             */
+            last_job_at: string;
+        };
+        /**
+         * CodeLotList
+         * @description The organisation's lots with code jobs, the one with the newest job
+         *     first.
+         */
+        CodeLotList: {
+            lots: components["schemas"]["CodeLot"][];
+            /** @description More lots exist than listed (the oldest are left out). */
+            more: boolean;
         };
         /**
          * CodeRange
@@ -5524,6 +5639,133 @@ export interface operations {
                 };
                 content: {
                     "application/zip": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listCodeLots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["CodeLotList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    summarizeCodesBulk: {
+        parameters: {
+            query?: {
+                /** @description A lot whose codes to count; repeat it for more lots. */
+                lot_id?: string[];
+                /** @description The first day (UTC) of the jobs to count. */
+                from?: string;
+                /** @description The last day (UTC) of the jobs to count. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["BulkSummary"];
                 };
             };
             400: {
