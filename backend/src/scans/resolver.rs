@@ -23,6 +23,7 @@ use super::store;
 use super::{AgentClass, DigitalLink, Place, Verdict, classify_agent};
 use crate::codes::Serial;
 use crate::http::state::SharedState;
+use crate::tenants::TenantKind;
 
 #[derive(Serialize)]
 struct ProductJson<'a> {
@@ -31,7 +32,8 @@ struct ProductJson<'a> {
     skuid: &'a str,
 }
 
-/// The JSON answer: `{verdict, product, lot?, expiry?, scans_before}`.
+/// The JSON answer: `{verdict, product, lot?, expiry?, expired?,
+/// scans_before, review_token?, batch?, manufacturer?}`.
 #[derive(Serialize)]
 struct VerdictJson<'a> {
     verdict: Verdict,
@@ -46,6 +48,27 @@ struct VerdictJson<'a> {
     /// For `POST /r/review` (a person's scan of a real code only).
     #[serde(skip_serializing_if = "Option::is_none")]
     review_token: Option<&'a str>,
+    /// The Schedule H2 batch data a batch update gave the code (the
+    /// pharmaceutical clients' codes); `expiry` is then the batch's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    batch: Option<BatchJson<'a>>,
+    /// The product's company (the pharmaceutical clients' products).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    manufacturer: Option<ManufacturerJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct BatchJson<'a> {
+    number: &'a str,
+    manufactured_on: Option<String>,
+    expires_on: Option<String>,
+    licence_number: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct ManufacturerJson<'a> {
+    name: &'a str,
+    address: &'a str,
 }
 
 fn wants_json(req: &Request) -> bool {
@@ -452,8 +475,9 @@ async fn record(
         return Ok(Some(not_recognised()));
     };
     let code = recorded.code;
-    // Only the page shows the product's reviews, passport, journey and the
-    // pack's batch data.
+    // Only the page shows the product's reviews, passport and journey; the
+    // pack's batch data is on the page, and in the JSON of the clients'
+    // codes (brands' codes get none: their hot path keeps its one statement).
     let (reviews, passport_html, journey, pack) = if for_page {
         let mut conn = state.db.read_tenant(&tenant).await?;
         let (average, count, newest) =
@@ -477,6 +501,14 @@ async fn record(
             journey,
             pack,
         )
+    } else if tenant.kind == TenantKind::Client
+        && let Some(serial) = serial
+    {
+        let mut conn = state.db.read_tenant(&tenant).await?;
+        let pack =
+            crate::batch_updates::store::pack_details(&mut conn, serial, code.product_id).await?;
+        conn.finish().await?;
+        (None, None, Vec::new(), pack)
     } else {
         (None, None, Vec::new(), None)
     };
@@ -519,6 +551,22 @@ fn respond(req: &Request, link: &DigitalLink, outcome: &Outcome) -> Response {
                 expired,
                 scans_before: outcome.scans_before,
                 review_token: outcome.review_token.as_deref(),
+                batch: batch.and_then(|b| {
+                    Some(BatchJson {
+                        number: b.batch_number.as_deref()?,
+                        manufactured_on: b
+                            .manufactured_on
+                            .map(|d| d.format("%Y-%m-%d").to_string()),
+                        expires_on: b.expires_on.map(|d| d.format("%Y-%m-%d").to_string()),
+                        licence_number: b.licence_number.as_deref(),
+                    })
+                }),
+                manufacturer: outcome.pack.as_ref().and_then(|p| {
+                    Some(ManufacturerJson {
+                        name: p.manufacturer.as_deref()?,
+                        address: p.manufacturer_address.as_deref()?,
+                    })
+                }),
             },
         );
     }

@@ -830,4 +830,35 @@ async fn the_scan_page_shows_the_batch_data_and_warns_when_expired() {
         "{fresh}"
     );
     assert!(page(&serials[1]).await.contains("OLD-1"));
+
+    // The JSON answer carries the same batch data, and its expiry.
+    let verdict = |serial: &str| {
+        let url = format!("{}/01/{g}/21/{serial}", app.base);
+        async move {
+            let resp = reqwest::Client::new()
+                .get(url)
+                .header("accept", "application/json")
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(resp.status(), StatusCode::OK);
+            resp.json::<Value>().await.unwrap()
+        }
+    };
+    let fresh = verdict(&serials[0]).await;
+    assert_eq!(
+        fresh["batch"],
+        json!({"number": "FRESH-2", "manufactured_on": "2026-02-10", "expires_on": "2099-02-28", "licence_number": "KA/26/0002"}),
+        "{fresh}"
+    );
+    assert_eq!(
+        fresh["manufacturer"],
+        json!({"name": "Alpha <Labs> Ltd", "address": "1 Marine Drive, Mumbai"})
+    );
+    assert_eq!(fresh["expiry"], "2099-02-28");
+    assert_eq!(fresh.get("expired"), None, "{fresh}");
+    let old = verdict(&serials[1]).await;
+    assert_eq!(old["batch"]["number"], "OLD-1", "{old}");
+    assert_eq!(old["expiry"], "2021-06-30");
+    assert_eq!(old["expired"], true);
 }
