@@ -402,3 +402,72 @@ pub fn read_xlsx(path: &Path, size: u64, out: mpsc::Sender<Chunk>, today: NaiveD
     }
     sink.finish(size)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(serial: &str, batch: &str) -> [String; 6] {
+        [
+            serial.to_string(),
+            "09506000134352".to_string(),
+            batch.to_string(),
+            "2026-01-01".to_string(),
+            "2027-01-01".to_string(),
+            "L-1".to_string(),
+        ]
+    }
+
+    /// Reads `rows` through a sink: the chunks it sent.
+    fn read(rows: &[[String; 6]]) -> Vec<Chunk> {
+        let (out, mut chunks) = mpsc::channel(64);
+        let today = NaiveDate::from_ymd_opt(2026, 11, 25).unwrap();
+        let mut sink = Sink::new(out, today);
+        for (i, cells) in rows.iter().enumerate() {
+            let cells = [0, 1, 2, 3, 4, 5].map(|c| cells[c].as_str());
+            assert!(sink.row(i as u32 + 2, cells, 0).unwrap());
+        }
+        sink.finish(0).unwrap();
+        let mut sent = Vec::new();
+        while let Ok(chunk) = chunks.try_recv() {
+            sent.push(chunk);
+        }
+        sent
+    }
+
+    #[test]
+    fn batches_are_numbered_in_order_of_first_use_past_the_recent_ones() {
+        let names = ["A", "B", "A", "C", "D", "E", "A", "B", "F", "A"];
+        let serials: Vec<String> = (0..names.len())
+            .map(|i| format!("0000000000{}", (b'A' + i as u8) as char))
+            .collect();
+        let rows: Vec<_> = serials.iter().zip(names).map(|(s, b)| row(s, b)).collect();
+        let chunks = read(&rows);
+        let staged: Vec<u32> = chunks
+            .iter()
+            .flat_map(|c| c.rows.iter().map(|r| r.batch))
+            .collect();
+        assert_eq!(staged, [0, 1, 0, 2, 3, 4, 0, 1, 5, 0]);
+        let numbered: Vec<&str> = chunks
+            .iter()
+            .flat_map(|c| c.new_batches.iter().map(|b| b.batch_number.as_str()))
+            .collect();
+        assert_eq!(numbered, ["A", "B", "C", "D", "E", "F"]);
+        let last = chunks.last().unwrap();
+        assert_eq!(last.batch_rows, [4, 2, 1, 1, 1, 1]);
+        assert!(!last.repeats);
+    }
+
+    #[test]
+    fn a_code_named_twice_is_noted_at_the_end() {
+        let rows = [
+            row("0000000000A", "A"),
+            row("0000000000B", "A"),
+            row("0000000000A", "B"),
+        ];
+        let chunks = read(&rows);
+        assert!(chunks.last().unwrap().repeats);
+        let staged: usize = chunks.iter().map(|c| c.rows.len()).sum();
+        assert_eq!(staged, 3, "every row is staged; the job lists the repeats");
+    }
+}
