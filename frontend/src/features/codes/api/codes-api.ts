@@ -7,6 +7,9 @@ export type CodeJobStatus = CodeJob['status'];
 export type Lot = NonNullable<CodeJob['lot']>;
 export type CodeJobList = ResponseBody<'/api/code-jobs', 'get', 200>;
 export type NewCodeJob = RequestBody<'/api/code-jobs', 'post'>;
+export type CodeLotList = ResponseBody<'/api/codes/lots', 'get', 200>;
+export type CodeLot = CodeLotList['lots'][number];
+export type BulkSummary = ResponseBody<'/api/codes/bulk', 'get', 200>;
 
 /** A product's code jobs, newest first, with the plan's code quota and what remains of it. */
 export function listCodeJobs(productId: string): Promise<ApiResult<CodeJobList>> {
@@ -14,11 +17,6 @@ export function listCodeJobs(productId: string): Promise<ApiResult<CodeJobList>>
     (api) => api.GET('/api/code-jobs', { params: { query: { product_id: productId } } }),
     codeMessages.notLoaded,
   );
-}
-
-/** The organisation's newest code jobs (at most 500), every product's. */
-export function listAllCodeJobs(): Promise<ApiResult<CodeJobList>> {
-  return callApi((api) => api.GET('/api/code-jobs'), codeMessages.notLoaded);
 }
 
 /** One code job: its status and progress. */
@@ -45,6 +43,32 @@ export function codesDownloadUrl(jobId: string, format: 'csv' | 'zip'): string {
 /** What a bulk download covers: lots (batches) by id, or the jobs of a range of days. */
 export type BulkSelection =
   { kind: 'lots'; lotIds: readonly string[] } | { kind: 'range'; from: string; to: string };
+
+/**
+ * The organisation's batches (lots) with code jobs, the one with the newest
+ * job first: at most 2,000 (`more` when older ones are left out), each with
+ * its product, its codes ready to download and its jobs still generating.
+ */
+export function listCodeLots(): Promise<ApiResult<CodeLotList>> {
+  return callApi((api) => api.GET('/api/codes/lots'), codeMessages.lotsNotLoaded);
+}
+
+/**
+ * What the bulk ZIP of `selection` would hold (`summarizeCodesBulk`): its
+ * files, their codes and the jobs still generating; or the download's own
+ * refusal (nothing to download, still generating, too many jobs) as a
+ * failure with the server's message.
+ */
+export function summarizeCodesBulk(selection: BulkSelection): Promise<ApiResult<BulkSummary>> {
+  const query =
+    selection.kind === 'lots'
+      ? { lot_id: [...selection.lotIds] }
+      : { from: selection.from, to: selection.to };
+  return callApi(
+    (api) => api.GET('/api/codes/bulk', { params: { query } }),
+    codeMessages.summaryNotLoaded,
+  );
+}
 
 /**
  * The address of the bulk ZIP of `selection` (`downloadCodesBulk`): a plain

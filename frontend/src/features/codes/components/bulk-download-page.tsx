@@ -2,22 +2,15 @@ import { DownloadMinimalisticIcon } from '@solar-icons/react/linear/download-min
 import { useState } from 'react';
 import { ApiResultView } from '@/components/ui/api-result-view';
 import { CardSection } from '@/components/ui/card-section';
-import { EmptyState } from '@/components/ui/empty-state';
 import { TextField } from '@/components/ui/form-field';
 import { PageHeader } from '@/components/ui/page-header';
 import { useApiResult } from '@/hooks/use-api-result';
 import { formatNumber } from '@/lib/format';
-import { bulkDownloadUrl, listAllCodeJobs, type CodeJob } from '../api/codes-api';
-import {
-  MAX_LOTS,
-  bulkLotsOf,
-  bulkSelection,
-  selectionCodes,
-  summaryText,
-  type BulkLot,
-  type BulkMode,
-} from '../bulk-download';
+import { bulkDownloadUrl, listCodeLots, type CodeLot } from '../api/codes-api';
+import { useBulkSummary } from '../api/use-bulk-summary';
+import { MAX_LOTS, bulkSelection, summaryText, type BulkMode } from '../bulk-download';
 import { codesText, formatDay } from '../code-jobs';
+import { codeMessages } from '../messages';
 
 const MODES: readonly { value: BulkMode; label: string; hint: string }[] = [
   { value: 'lots', label: 'Batches', hint: `Up to ${MAX_LOTS} batches (lots), all their codes.` },
@@ -28,12 +21,8 @@ const MODES: readonly { value: BulkMode; label: string; hint: string }[] = [
   },
 ];
 
-/** The most jobs the listing gives: with that many, older ones may be left out of it. */
-const LISTING_LIMIT = 500;
-
-function lotText(lot: BulkLot, productNames?: ReadonlyMap<string, string>): string {
-  const name = productNames?.get(lot.product_id);
-  const parts = name ? [name, `GTIN ${lot.gtin}`] : [`GTIN ${lot.gtin}`];
+function lotText(lot: CodeLot): string {
+  const parts = [lot.product_name, `GTIN ${lot.gtin}`];
   if (lot.expires_on) parts.push(`expires ${formatDay(lot.expires_on)}`);
   parts.push(lot.codes > 0 ? codesText(lot.codes) : 'no codes yet');
   if (lot.pending > 0) parts.push(`${formatNumber(lot.pending)} still generating`);
@@ -43,12 +32,13 @@ function lotText(lot: BulkLot, productNames?: ReadonlyMap<string, string>): stri
 /**
  * `/pmbi/codeDownload`, client B's bulk download: the codes of chosen
  * batches, or of the jobs of a range of days, as one ZIP of CSVs (one per
- * code job) with a manifest. The download is a plain link: the browser
- * streams the file to disk while the server writes it. `productNames` (by
- * product id, from the route) names each batch's product when known.
+ * code job) with a manifest. The batches come from `listCodeLots`; what a
+ * selection holds is counted by the server (`summarizeCodesBulk`), exactly
+ * as the download would. The download is a plain link: the browser streams
+ * the file to disk while the server writes it.
  */
-export function BulkDownloadPage({ productNames }: { productNames?: ReadonlyMap<string, string> }) {
-  const { result, reload } = useApiResult(listAllCodeJobs);
+export function BulkDownloadPage() {
+  const { result, reload } = useApiResult(listCodeLots);
   return (
     <>
       <PageHeader
@@ -56,37 +46,23 @@ export function BulkDownloadPage({ productNames }: { productNames?: ReadonlyMap<
         description="Download the codes of chosen batches, or of a date range, as one ZIP of CSV files with a manifest."
       />
       <ApiResultView result={result} onRetry={reload} loadingLabel="Loading your batches">
-        {(data) =>
-          data.jobs.length === 0 ? (
-            <EmptyState icon={<DownloadMinimalisticIcon />}>
-              No codes have been generated yet: there is nothing to download.
-            </EmptyState>
-          ) : (
-            <BulkDownloadForm jobs={data.jobs} productNames={productNames} />
-          )
-        }
+        {(data) => <BulkDownloadForm lots={data.lots} more={data.more} />}
       </ApiResultView>
     </>
   );
 }
 
-function BulkDownloadForm({
-  jobs,
-  productNames,
-}: {
-  jobs: readonly CodeJob[];
-  productNames?: ReadonlyMap<string, string>;
-}) {
-  const lots = bulkLotsOf(jobs);
+function BulkDownloadForm({ lots, more }: { lots: readonly CodeLot[]; more: boolean }) {
   const [mode, setMode] = useState<BulkMode>(lots.length > 0 ? 'lots' : 'range');
   const [chosen, setChosen] = useState<readonly string[]>([]);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const picked = bulkSelection(mode, chosen, from, to);
-  const summary = picked.ok ? selectionCodes(jobs, picked.selection) : null;
-  // The listing holds the newest jobs only: with a full one, older codes may exist.
-  const complete = jobs.length < LISTING_LIMIT || mode === 'lots';
-  const nothing = summary !== null && summary.codes === 0 && complete;
+  const { result, loading, retry } = useBulkSummary(picked.ok ? picked.selection : null);
+  // The download is offered for what the server counted for this very selection.
+  const ready = picked.ok && result?.ok === true && result.data.files > 0;
+  // A refusal of the selection (4xx) is final; anything else may pass on a second try.
+  const retryable = result?.ok === false && !(result.kind === 'status' && result.status < 500);
 
   function toggle(id: string, on: boolean) {
     setChosen((ids) => (on ? [...ids, id] : ids.filter((x) => x !== id)));
@@ -123,10 +99,11 @@ function BulkDownloadForm({
         </fieldset>
         {mode === 'lots' ? (
           lots.length === 0 ? (
-            <p className="muted">No batches yet: your codes were generated without a lot number.</p>
+            <p className="muted">{codeMessages.noLots}</p>
           ) : (
             <fieldset className="fieldset">
               <legend className="field__label">Batches</legend>
+              {more ? <p className="muted">{codeMessages.moreLots(lots.length)}</p> : null}
               <ul className="bulk-lots">
                 {lots.map((lot) => (
                   <li key={lot.id}>
@@ -142,7 +119,7 @@ function BulkDownloadForm({
                       <span>
                         <span className="mono">{lot.number}</span>{' '}
                         <span className="muted" id={`lot-${lot.id}`}>
-                          {lotText(lot, productNames)}
+                          {lotText(lot)}
                         </span>
                       </span>
                     </label>
@@ -169,29 +146,25 @@ function BulkDownloadForm({
             />
           </div>
         )}
-        <div role="status" aria-live="polite">
+        <div role="status" aria-live="polite" aria-busy={picked.ok && loading}>
           {!picked.ok ? (
             <p className="muted">{picked.reason}</p>
-          ) : nothing ? (
-            <p className="field__error">
-              {summary.pending > 0
-                ? 'The codes of this selection are still being generated: download them when the jobs are done.'
-                : 'No codes have been generated for this selection: there is nothing to download.'}
-            </p>
-          ) : summary ? (
+          ) : loading || result === null ? (
+            <p className="muted">{codeMessages.counting}</p>
+          ) : !result.ok ? (
+            <p className="field__error">{result.message}</p>
+          ) : (
             <p>
-              {complete
-                ? summaryText(summary)
-                : `At least ${summaryText(summary)} (older jobs are counted when downloading)`}
-              {summary.pending > 0
-                ? `; ${formatNumber(summary.pending)} still generating, left out`
+              {summaryText(result.data)}
+              {result.data.pending > 0
+                ? `; ${formatNumber(result.data.pending)} still generating, left out`
                 : ''}
               .
             </p>
-          ) : null}
+          )}
         </div>
         <div className="form-actions">
-          {picked.ok && !nothing ? (
+          {ready ? (
             <a className="btn btn--primary" href={bulkDownloadUrl(picked.selection)} download>
               <DownloadMinimalisticIcon /> Download ZIP
             </a>
@@ -200,6 +173,11 @@ function BulkDownloadForm({
               <DownloadMinimalisticIcon /> Download ZIP
             </button>
           )}
+          {retryable ? (
+            <button type="button" className="btn btn--secondary" onClick={retry}>
+              Try again
+            </button>
+          ) : null}
         </div>
       </form>
     </CardSection>
