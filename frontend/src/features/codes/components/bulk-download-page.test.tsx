@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import type { SessionInfo } from '@/lib/api/types';
+import { fakeTimeouts, settle, tick } from '@/testing/fake-timeouts';
 import { json, mockApi, networkDown, type RecordedCall } from '@/testing/mock-api';
 import { adminSession, renderPage, signInAs } from '@/testing/render';
 import { bulkDownloadUrl, type BulkSummary, type CodeLot } from '../api/codes-api';
@@ -85,28 +86,8 @@ const status = () => screen.getByRole('status');
 const batches = () => within(screen.getByRole('group', { name: 'Batches' }));
 const batch = (number: string) => batches().getByRole('checkbox', { name: new RegExp(number) });
 
-/** The real `setTimeout`, kept before any test fakes it. */
-const realSetTimeout = globalThis.setTimeout;
-
 /**
- * With `setTimeout` faked, Testing Library's `findBy…` would wait on a
- * faked timer: these tests let answers arrive by running real macrotasks,
- * then read the page synchronously (see features/codes' other tests).
- */
-async function settle() {
-  for (let i = 0; i < 10; i += 1) {
-    await act(() => new Promise<void>((resolve) => realSetTimeout(resolve, 0)));
-  }
-}
-
-/** Lets `ms` pass (the summary's delay is 300 ms) and the answers arrive. */
-async function tick(ms: number) {
-  await act(() => vi.advanceTimersByTimeAsync(ms));
-  await settle();
-}
-
-/**
- * User-event waits on \`setTimeout\` after each action, which a faked
+ * User-event waits on `setTimeout` after each action, which a faked
  * timer never fires: with fake timers on, these tests act on the page
  * directly, as the other tests of features/codes do.
  */
@@ -123,7 +104,7 @@ async function fill(field: HTMLElement, value: string) {
 
 /** Opens the page with `setTimeout` faked, its batches loaded. */
 async function open(options?: Parameters<typeof setup>[0]) {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  fakeTimeouts();
   const view = setup(options);
   await settle();
   return view;

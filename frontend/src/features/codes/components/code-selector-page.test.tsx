@@ -2,6 +2,7 @@ import { act, screen, within } from '@testing-library/react';
 import { toast } from 'react-toastify/unstyled';
 import type { ApiResult } from '@/lib/api/call-api';
 import type { SessionInfo } from '@/lib/api/types';
+import { fakeTimeouts, settle, tick } from '@/testing/fake-timeouts';
 import { json, mockApi, type RecordedCall } from '@/testing/mock-api';
 import { adminSession, renderPage, signInAs } from '@/testing/render';
 import type { CodeJob } from '../api/codes-api';
@@ -79,19 +80,6 @@ function setup(role: 'admin' | 'employee' = 'admin', handlers = {}) {
 }
 
 const posts = (calls: RecordedCall[]) => calls.filter((c) => c.method === 'POST');
-const realSetTimeout = globalThis.setTimeout;
-
-async function settle() {
-  for (let i = 0; i < 10; i += 1) {
-    await act(() => new Promise<void>((resolve) => realSetTimeout(resolve, 0)));
-  }
-}
-
-async function tick(ms = 1000) {
-  await act(() => vi.advanceTimersByTimeAsync(ms));
-  await settle();
-}
-
 async function chooseProduct(user: ReturnType<typeof setup>['user']) {
   await user.selectOptions(await screen.findByRole('combobox', { name: 'Company (CIN)' }), 'c-1');
   await user.selectOptions(await screen.findByRole('combobox', { name: 'Product' }), PRODUCT_ID);
@@ -122,7 +110,7 @@ describe('Code selector (/gme/codeDownload)', () => {
     ).toBeInTheDocument();
     await user.type(form.getByLabelText('Quantity'), '5000');
 
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    fakeTimeouts();
     await act(() => form.getByRole('button', { name: 'Generate codes' }).click());
     await settle();
     expect(posts(calls)[0]!.body).toEqual({
@@ -135,13 +123,13 @@ describe('Code selector (/gme/codeDownload)', () => {
       'aria-valuenow',
       '0',
     );
-    await tick();
+    await tick(1000);
     expect(section.getByRole('progressbar')).toHaveAttribute(
       'aria-valuetext',
       '2,500 of 5,000 codes',
     );
     expect(section.queryByRole('link')).not.toBeInTheDocument();
-    await tick();
+    await tick(1000);
     expect(section.queryByRole('progressbar')).not.toBeInTheDocument();
     expect(section.getByText(/generated: download them/)).toBeInTheDocument();
     expect(section.getByRole('link', { name: 'Download CSV' })).toHaveAttribute(

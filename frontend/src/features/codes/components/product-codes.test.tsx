@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'react-toastify/unstyled';
 import type { SessionInfo } from '@/lib/api/types';
+import { fakeTimeouts, settle, tick } from '@/testing/fake-timeouts';
 import { json, mockApi, type RecordedCall } from '@/testing/mock-api';
 import { adminSession, renderPage, signInAs } from '@/testing/render';
 import type { CodeJob, CodeJobList } from '../api/codes-api';
@@ -70,30 +71,6 @@ const rowOf = (text: string) =>
     .getAllByRole('row')
     .find((row) => row.textContent?.includes(text))!;
 
-/** The real `setTimeout`, kept before any test fakes it. */
-const realSetTimeout = globalThis.setTimeout;
-
-/**
- * With fake timers (`setTimeout` only), Testing Library's `findBy…` and
- * `waitFor` would wait on a faked timer; these tests wait for answers by
- * letting real macrotasks run instead, then read the page synchronously.
- */
-async function settle() {
-  for (let i = 0; i < 10; i += 1) {
-    await act(() => new Promise<void>((resolve) => realSetTimeout(resolve, 0)));
-  }
-}
-
-/** Lets the poll timer fire and its answer arrive. */
-async function tick(ms = 1000) {
-  await act(() => vi.advanceTimersByTimeAsync(ms));
-  await settle();
-}
-
-function useFakeTimeouts() {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-}
-
 afterEach(() => {
   vi.useRealTimers();
   act(() => {
@@ -152,7 +129,7 @@ describe('Product codes', () => {
   });
 
   it('shows a running job’s progress as a bar with counts, follows it every second and stops when it is done', async () => {
-    useFakeTimeouts();
+    fakeTimeouts();
     const { calls } = setup({
       handlers: {
         'GET /api/code-jobs': listAnswers(
@@ -174,12 +151,12 @@ describe('Product codes', () => {
     expect(row.queryByRole('link')).not.toBeInTheDocument();
     expect(lists(calls)).toHaveLength(1);
 
-    await tick();
+    await tick(1000);
     expect(lists(calls)).toHaveLength(2);
     expect(within(rowOf('L7')).getByText('500,000 of 1,000,000 codes')).toBeInTheDocument();
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '500000');
 
-    await tick();
+    await tick(1000);
     expect(lists(calls)).toHaveLength(3);
     expect(within(rowOf('L7')).getByText('1,000,000 codes')).toBeInTheDocument();
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
@@ -191,13 +168,13 @@ describe('Product codes', () => {
   });
 
   it('stops asking when the page goes', async () => {
-    useFakeTimeouts();
+    fakeTimeouts();
     const { calls, unmount } = setup({
       handlers: { 'GET /api/code-jobs': listAnswers(jobList([running(1)])) },
     });
     await settle();
     expect(screen.getByRole('progressbar')).toBeInTheDocument();
-    await tick();
+    await tick(1000);
     expect(lists(calls)).toHaveLength(2);
     unmount();
     await tick(10_000);
@@ -205,7 +182,7 @@ describe('Product codes', () => {
   });
 
   it('keeps the progress shown when a refresh fails, and tries again later', async () => {
-    useFakeTimeouts();
+    fakeTimeouts();
     let n = 0;
     const { calls } = setup({
       handlers: {
@@ -217,7 +194,7 @@ describe('Product codes', () => {
     });
     await settle();
     expect(screen.getByRole('progressbar')).toBeInTheDocument();
-    await tick();
+    await tick(1000);
     expect(screen.getByText(/The progress could not be refreshed/)).toBeInTheDocument();
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '10');
     // After a failure the next try waits 2 s.
@@ -264,7 +241,7 @@ describe('Product codes', () => {
     await user.type(form.getByLabelText('Expires on'), '2027-05-01');
     // From here the poll's timer is faked; user-event (which waits on a
     // timer) gives way to a plain click.
-    useFakeTimeouts();
+    fakeTimeouts();
     act(() => fireEvent.click(form.getByRole('button', { name: 'Generate codes' })));
     await settle();
 
@@ -296,7 +273,7 @@ describe('Product codes', () => {
     expect(form.getByLabelText('Quantity')).toHaveValue('');
 
     // And it is followed.
-    await tick();
+    await tick(1000);
     expect(within(rowOf('L9')).getByText('60,000 of 120,000 codes')).toBeInTheDocument();
   });
 

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'react-toastify/unstyled';
 import type { SessionInfo } from '@/lib/api/types';
+import { fakeTimeouts, settle, tick } from '@/testing/fake-timeouts';
 import { json, mockApi, type RecordedCall } from '@/testing/mock-api';
 import { adminSession, renderPage, signInAs } from '@/testing/render';
 import type { LabelTemplate } from '../api/labels-api';
@@ -76,25 +77,6 @@ const rowOf = (text: string) =>
 const designer = (name = 'New template') => within(screen.getByRole('form', { name }));
 const preview = () => screen.getByRole('img', { name: /^Preview of the label/ });
 
-/** The real `setTimeout`, kept before any test fakes it. */
-const realSetTimeout = globalThis.setTimeout;
-
-/** Lets answers arrive with `setTimeout` faked (see features/codes' tests). */
-async function settle() {
-  for (let i = 0; i < 10; i += 1) {
-    await act(() => new Promise<void>((resolve) => realSetTimeout(resolve, 0)));
-  }
-}
-
-async function tick(ms: number) {
-  await act(() => vi.advanceTimersByTimeAsync(ms));
-  await settle();
-}
-
-function useFakeTimeouts() {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-}
-
 afterEach(() => {
   vi.useRealTimers();
   act(() => {
@@ -118,7 +100,7 @@ describe('Label templates', () => {
   });
 
   it('draws the preview a moment after the last change, keeping the last image dimmed meanwhile', async () => {
-    useFakeTimeouts();
+    fakeTimeouts();
     const { calls } = setup();
     await settle();
     // The first preview waits for the delay too; meanwhile a placeholder, not a bare spinner.
@@ -160,7 +142,7 @@ describe('Label templates', () => {
   });
 
   it('shows the renderer’s reason instead of the image when it refuses the design', async () => {
-    useFakeTimeouts();
+    fakeTimeouts();
     const message =
       'The design is 90 × 37 mm but the sheet "A4 3×8" has 70 × 37 mm labels; set the design to that size or choose a sheet that matches.';
     const { calls } = setup({
@@ -188,7 +170,7 @@ describe('Label templates', () => {
   });
 
   it('asks nothing while a size is not a number in range, and says why', async () => {
-    useFakeTimeouts();
+    fakeTimeouts();
     const { calls } = setup();
     await settle();
     await tick(300);
@@ -203,7 +185,7 @@ describe('Label templates', () => {
   });
 
   it('previews with the first code of a done code job when one is chosen', async () => {
-    useFakeTimeouts();
+    fakeTimeouts();
     const { calls } = setup();
     await settle();
     const select = screen.getByLabelText('Show the label with');

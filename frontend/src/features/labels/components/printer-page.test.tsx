@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'react-toastify/unstyled';
+import { fakeTimeouts, settle, tick } from '@/testing/fake-timeouts';
 import { json, mockApi, type RecordedCall } from '@/testing/mock-api';
 import { renderPage, signInAs } from '@/testing/render';
 import type { PrintJob, PrintJobList } from '../api/labels-api';
@@ -74,25 +75,6 @@ const jobsTable = () => screen.getByRole('table', { name: 'Print jobs' });
 const rows = () => within(jobsTable()).getAllByRole('row').slice(1);
 const rowOf = (text: string) => rows().find((row) => row.textContent?.includes(text))!;
 
-/** The real `setTimeout`, kept before any test fakes it. */
-const realSetTimeout = globalThis.setTimeout;
-
-/** Lets answers arrive with `setTimeout` faked (see features/codes' tests). */
-async function settle() {
-  for (let i = 0; i < 10; i += 1) {
-    await act(() => new Promise<void>((resolve) => realSetTimeout(resolve, 0)));
-  }
-}
-
-async function tick(ms = 1000) {
-  await act(() => vi.advanceTimersByTimeAsync(ms));
-  await settle();
-}
-
-function useFakeTimeouts() {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-}
-
 afterEach(() => {
   vi.useRealTimers();
   act(() => {
@@ -133,7 +115,7 @@ describe('Printer', () => {
   });
 
   it('shows a running job’s progress as a bar with counts, follows it every second and stops when it is done', async () => {
-    useFakeTimeouts();
+    fakeTimeouts();
     const { calls } = setup({
       handlers: {
         'GET /api/print-jobs': listAnswers(
@@ -156,14 +138,14 @@ describe('Printer', () => {
     expect(row.queryByRole('button')).not.toBeInTheDocument();
     expect(lists(calls)).toHaveLength(1);
 
-    await tick();
+    await tick(1000);
     expect(lists(calls)).toHaveLength(2);
     expect(screen.getByRole('progressbar')).toHaveAttribute(
       'aria-valuetext',
       '7,000 of 10,000 labels',
     );
 
-    await tick();
+    await tick(1000);
     expect(lists(calls)).toHaveLength(3);
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
     expect(within(rows()[0]!).getByText('10,000 labels')).toBeInTheDocument();
@@ -175,7 +157,7 @@ describe('Printer', () => {
   });
 
   it('keeps the progress shown when a refresh fails, and tries again later', async () => {
-    useFakeTimeouts();
+    fakeTimeouts();
     let n = 0;
     const { calls, unmount } = setup({
       handlers: {
@@ -186,7 +168,7 @@ describe('Printer', () => {
       },
     });
     await settle();
-    await tick();
+    await tick(1000);
     expect(screen.getByText(/The progress could not be refreshed/)).toBeInTheDocument();
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '10');
     await tick(1000);
@@ -233,7 +215,7 @@ describe('Printer', () => {
     await user.selectOptions(form.getByLabelText('Template'), 'tpl-1');
     await user.selectOptions(form.getByLabelText('Code job'), 'code-done');
     await user.click(form.getByRole('radio', { name: 'ZPL' }));
-    useFakeTimeouts();
+    fakeTimeouts();
     act(() => fireEvent.click(form.getByRole('button', { name: 'Start printing' })));
     await settle();
     expect(screen.getByText('Print job started: 30 labels to print.')).toBeInTheDocument();
@@ -249,7 +231,7 @@ describe('Printer', () => {
       '0 of 30 labels',
     );
     expect(form.getByLabelText('Template')).toHaveValue('');
-    await tick();
+    await tick(1000);
     expect(within(rows()[0]!).getByText('12 of 30 labels')).toBeInTheDocument();
   });
 
