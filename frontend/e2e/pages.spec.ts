@@ -76,6 +76,31 @@ test('modules of later issues say honestly that they are not available yet', asy
   }
 });
 
+test('/pharmagen/batchupdate (spec §6): brands learn where batch data comes from, clients go to their own batch updates', async ({
+  browser,
+}) => {
+  for (const [email, where] of [
+    [demo.acmeManager, /\/pharmagen\/batchupdate$/],
+    [demo.clientAAdmin, /\/gme\/batchUpdate$/],
+    [demo.clientBAdmin, /\/clientB\/dashboard$/],
+    [demo.acmeWorker, /\/unauthorized$/],
+  ] as const) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, email);
+    await page.goto('/pharmagen/batchupdate');
+    await expect(page).toHaveURL(where);
+    if (email === demo.acmeManager) {
+      await expect(
+        page.getByRole('region', { name: 'Batch updates are for pharmaceutical clients' }),
+      ).toBeVisible();
+      // The server refuses brands the batch updates themselves.
+      expect((await page.request.get('/api/batch-updates')).status()).toBe(403);
+    }
+    await context.close();
+  }
+});
+
 test('the icon gallery is searchable', async ({ page }) => {
   await signIn(page, demo.acmeAdmin);
   await page.goto('/icons/solar');

@@ -110,6 +110,49 @@ describe('routes and guards', () => {
     expect(await screen.findByText('No batch updates yet.')).toBeInTheDocument();
   });
 
+  it('explains /pharmagen/batchupdate to a brand admin, and sends the worker to /unauthorized', async () => {
+    signInAs({
+      ...adminSession,
+      allowedPaths: [...adminSession.allowedPaths, '/pharmagen/batchupdate'],
+    });
+    mockApi({});
+    let router = renderAt('/pharmagen/batchUpdate');
+    expect(
+      await screen.findByRole('heading', {
+        level: 2,
+        name: 'Batch updates are for pharmaceutical clients',
+      }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/pharmagen/batchUpdate');
+    expect(screen.getByRole('link', { name: 'Go to products' })).toHaveAttribute(
+      'href',
+      '/products',
+    );
+    cleanup();
+
+    signInAs(workerSession);
+    router = renderAt('/pharmagen/batchupdate');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/unauthorized'));
+  });
+
+  it('sends a client admin at /pharmagen/batchupdate on to their own batch updates', async () => {
+    for (const [clientId, area, target, heading] of [
+      ['clientA', ['/clientA', '/gme'], '/gme/batchUpdate', 'Batch update'],
+      ['clientB', ['/clientB', '/pmbi'], '/clientB/dashboard', 'Client B dashboard'],
+    ] as const) {
+      signInAs({
+        user: { ...clientAEmployee.user, role: 'admin', clientId },
+        csrfToken: 'csrf-c',
+        allowedPaths: ['/', '/pharmagen/batchupdate', ...area, '/profile', '/settings'],
+      });
+      mockApi({ 'GET /api/batch-updates': () => json(200, { updates: [] }) });
+      const router = renderAt('/pharmagen/batchupdate');
+      await waitFor(() => expect(router.state.location.pathname).toBe(target));
+      expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+      cleanup();
+    }
+  });
+
   it('matches routes case-insensitively', async () => {
     signInAs(workerSession);
     mockProductList();

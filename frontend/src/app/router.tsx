@@ -92,6 +92,10 @@ export const routes: RouteObject[] = [
                 path: rel(paths.pmbiBatchUpdate.path),
                 lazy: () => import('./routes/pmbi-batch-update'),
               },
+              {
+                path: rel(paths.pharmagenBatchUpdate.path),
+                lazy: () => import('./routes/pharmagen-batch-update'),
+              },
               { path: rel(paths.manageOrg.path), lazy: () => import('./routes/manage-org') },
               {
                 path: rel(paths.clientA.root.path),

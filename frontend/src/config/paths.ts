@@ -68,6 +68,7 @@ export const paths = {
   gmeBatchUpdate: { path: '/gme/batchUpdate', href: () => '/gme/batchUpdate' },
   pmbiCodeDownload: { path: '/pmbi/codeDownload', href: () => '/pmbi/codeDownload' },
   pmbiBatchUpdate: { path: '/pmbi/batchUpdate', href: () => '/pmbi/batchUpdate' },
+  pharmagenBatchUpdate: { path: '/pharmagen/batchupdate', href: () => '/pharmagen/batchupdate' },
   manageOrg: { path: '/manage_org', href: () => '/manage_org' },
 
   clientA: {
