@@ -32,3 +32,21 @@ export function formatDateTime(value: string | null | undefined): string {
 export function formatNumber(value: number): string {
   return numberFormat.format(value);
 }
+
+const BYTE_UNITS = ['KB', 'MB', 'GB'] as const;
+const sizeFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
+
+/**
+ * A file's size for people: `812 bytes`, `14.2 KB`, `3.1 MB` (1 KB = 1,024
+ * bytes, as the server counts its limits).
+ */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${formatNumber(bytes)} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  let value = bytes;
+  let unit = -1;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${sizeFormat.format(value)} ${BYTE_UNITS[unit]}`;
+}

@@ -1,4 +1,4 @@
-import { formatNumber } from '@/lib/format';
+import { formatBytes, formatNumber } from '@/lib/format';
 import type { BatchStatus, BatchUpdate } from './api/batch-updates-api';
 
 /**
@@ -79,20 +79,6 @@ export function fileProblem(file: Pick<File, 'name' | 'size'>): string | null {
     return `${file.name} is ${formatBytes(file.size)}: at most 200 MB. Split it into smaller files.`;
   }
   return null;
-}
-
-const UNITS = ['bytes', 'KB', 'MB', 'GB'] as const;
-
-/** `1.5 MB`: sizes for people (1 KB = 1,024 bytes, as the limits are counted). */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  if (unit === 0) return `${formatNumber(value)} ${value === 1 ? 'byte' : 'bytes'}`;
-  return `${value.toLocaleString(undefined, { maximumFractionDigits: 1 })} ${UNITS[unit]}`;
 }
 
 /** Percent done, 0 to 100 (0 when the total is unknown). */

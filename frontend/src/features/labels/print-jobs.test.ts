@@ -1,5 +1,5 @@
 import { codeJobChoices, codeJobDetail, printable, productNames } from './code-job-choices';
-import { formatBytes, isActive, newestFirst, pollDelay, progressText } from './print-jobs';
+import { isActive, newestFirst, pollDelay, progressText } from './print-jobs';
 import { PRODUCT_ID, codeJob, printJob, productList } from './test-data';
 
 describe('print jobs', () => {
@@ -25,13 +25,6 @@ describe('print jobs', () => {
       printJob({ id: 'c', created_at: '2026-02-01T00:00:00Z' }),
     ];
     expect(newestFirst(jobs).map((j) => j.id)).toEqual(['b', 'c', 'a']);
-  });
-
-  it('gives file sizes for people', () => {
-    expect(formatBytes(1)).toBe('1 byte');
-    expect(formatBytes(812)).toBe('812 bytes');
-    expect(formatBytes(14_540)).toBe('14.2 KB');
-    expect(formatBytes(3_250_000)).toBe('3.1 MB');
   });
 });
 

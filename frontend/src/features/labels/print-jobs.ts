@@ -54,13 +54,3 @@ export const FORMAT_LABELS: Record<PrintFormat, string> = { pdf: 'PDF', zpl: 'ZP
 export function progressText(job: Pick<PrintJob, 'printed' | 'total'>): string {
   return `${formatNumber(job.printed)} of ${formatNumber(job.total)} ${job.total === 1 ? 'label' : 'labels'}`;
 }
-
-const KB = 1024;
-const MB = 1024 * KB;
-
-/** A file's size for people: `812 bytes`, `14.2 KB`, `3.1 MB`. */
-export function formatBytes(bytes: number): string {
-  if (bytes < KB) return `${formatNumber(bytes)} ${bytes === 1 ? 'byte' : 'bytes'}`;
-  if (bytes < MB) return `${(bytes / KB).toFixed(1)} KB`;
-  return `${(bytes / MB).toFixed(1)} MB`;
-}

@@ -3,7 +3,8 @@ import { ErrorAlert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { uploadBatchFile } from '../api/batch-updates-api';
 import { useBatchRun } from '../api/use-batch-run';
-import { FILE_RULES, fileProblem, formatBytes } from '../batch-updates';
+import { formatBytes } from '@/lib/format';
+import { FILE_RULES, fileProblem } from '../batch-updates';
 import { BatchRunView } from './batch-run-view';
 
 const ACCEPT =

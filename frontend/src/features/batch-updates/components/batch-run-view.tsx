@@ -1,6 +1,7 @@
 import { ErrorAlert } from '@/components/ui/alert';
 import type { BatchRun } from '../api/use-batch-run';
-import { formatBytes, processingText } from '../batch-updates';
+import { formatBytes } from '@/lib/format';
+import { processingText } from '../batch-updates';
 import { refusalTitle } from '../messages';
 import { BatchOutcome } from './batch-outcome';
 import { ProgressMeter } from './progress-meter';

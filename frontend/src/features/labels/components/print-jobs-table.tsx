@@ -2,18 +2,11 @@ import { DownloadMinimalisticIcon } from '@solar-icons/react/linear/download-min
 import { RestartIcon } from '@solar-icons/react/linear/restart';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { Spinner } from '@/components/ui/spinner';
-import { formatDateTime } from '@/lib/format';
+import { formatBytes, formatDateTime } from '@/lib/format';
 import { printOutputUrl, type PrintJob } from '../api/labels-api';
 import { codeJobDetail, type CodeJobChoice } from '../code-job-choices';
 import { labelsText } from '../messages';
-import {
-  FORMAT_LABELS,
-  STATUS_BADGES,
-  STATUS_LABELS,
-  formatBytes,
-  isActive,
-  progressText,
-} from '../print-jobs';
+import { FORMAT_LABELS, STATUS_BADGES, STATUS_LABELS, isActive, progressText } from '../print-jobs';
 import { PrintProgress } from './print-progress';
 
 function JobLabels({ job }: { job: PrintJob }) {
