@@ -1,4 +1,13 @@
-import { checkDigitOk, gs1CheckDigit, gtinProblem, isValidGtin, withCheckDigit } from './gs1';
+import {
+  LOT_MAX,
+  LOT_PATTERN,
+  charactersOutsideSet82,
+  checkDigitOk,
+  gs1CheckDigit,
+  gtinProblem,
+  isValidGtin,
+  withCheckDigit,
+} from './gs1';
 
 describe('GS1 check digit', () => {
   it.each([
@@ -81,5 +90,23 @@ describe('gtinProblem', () => {
     for (const digits of ['1234567', '12345678901', '123456789012', '1234567890123']) {
       expect(isValidGtin(withCheckDigit(digits))).toBe(true);
     }
+  });
+});
+
+describe('batch and lot numbers (AI 10, character set 82)', () => {
+  it('takes 1 to 20 characters of the set, no more and nothing else', () => {
+    expect(LOT_PATTERN.test('L-2026/01')).toBe(true);
+    expect(LOT_PATTERN.test(`!"%&'()*+,-./:;<=>?_aZ9`.slice(0, LOT_MAX))).toBe(true);
+    expect(LOT_PATTERN.test('A'.repeat(LOT_MAX))).toBe(true);
+    expect(LOT_PATTERN.test('A'.repeat(LOT_MAX + 1))).toBe(false);
+    expect(LOT_PATTERN.test('')).toBe(false);
+    for (const bad of ['LOT 1', 'LÖT', 'L#1', 'L@1', 'L\n1']) {
+      expect(LOT_PATTERN.test(bad)).toBe(false);
+    }
+  });
+
+  it('names the characters outside the set, each once', () => {
+    expect(charactersOutsideSet82('L-2026/01')).toBe('');
+    expect(charactersOutsideSet82('LÖT #1 #2')).toBe('“Ö”, spaces, “#”');
   });
 });

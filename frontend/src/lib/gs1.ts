@@ -45,3 +45,26 @@ export function isValidGtin(gtin: string): boolean {
 export function withCheckDigit(digits: string): string {
   return `${digits}${gs1CheckDigit(digits)}`;
 }
+
+/** The longest batch or lot number GS1's AI 10 takes. */
+export const LOT_MAX = 20;
+
+/**
+ * A batch or lot number (AI 10): 1 to 20 characters of GS1's character set
+ * 82, as the server's `LotNumber` checks it.
+ */
+export const LOT_PATTERN = /^[!"%&'()*+,./0-9:;<=>?A-Z_a-z-]{1,20}$/;
+
+const SET_82_CHARACTER = /[!"%&'()*+,./0-9:;<=>?A-Z_a-z-]/;
+
+/** GS1's character set 82, in words for hints and messages. */
+export const SET_82_CHARACTERS = `letters, digits and ! " % & ' ( ) * + , - . / : ; < = > ? _`;
+
+/**
+ * The characters of `text` outside GS1's character set 82, each once, for a
+ * message (`“é”, spaces`); empty when there are none.
+ */
+export function charactersOutsideSet82(text: string): string {
+  const bad = [...new Set([...text].filter((c) => !SET_82_CHARACTER.test(c)))];
+  return bad.map((c) => (/\s/u.test(c) ? 'spaces' : `“${c}”`)).join(', ');
+}

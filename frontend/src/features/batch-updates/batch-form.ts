@@ -1,6 +1,12 @@
 import type { FieldErrors } from '@/hooks/use-form';
 import { formatNumber } from '@/lib/format';
-import { gtinProblem } from '@/lib/gs1';
+import {
+  LOT_MAX,
+  LOT_PATTERN,
+  SET_82_CHARACTERS,
+  charactersOutsideSet82,
+  gtinProblem,
+} from '@/lib/gs1';
 import { isDay } from '@/lib/validation';
 import type { BatchForm } from './api/batch-updates-api';
 import { MAX_ROWS } from './batch-updates';
@@ -27,9 +33,6 @@ export type BatchFormValues = {
 
 export const MAX_SERIALS = 10_000;
 export const MAX_LICENCE = 50;
-export const BATCH_PATTERN = /^[!"%&'()*+,./0-9:;<=>?A-Z_a-z-]{1,20}$/;
-const BATCH_CHAR = /[!"%&'()*+,./0-9:;<=>?A-Z_a-z-]/;
-export const BATCH_CHARACTERS = `letters, digits and ! " % & ' ( ) * + , - . / : ; < = > ? _`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SERIAL = /^[0-9A-Za-z]{11}$/;
 const POSITION = /^\d{1,10}$/;
@@ -37,7 +40,7 @@ const POSITION = /^\d{1,10}$/;
 export const batchFormHints = {
   serials: `One code a line: its 11-character serial or its URI. At most ${formatNumber(MAX_SERIALS)}.`,
   gtin: 'The GTIN the codes were generated for: 8, 12, 13 or 14 digits with the check digit.',
-  batch: `1 to 20 ${BATCH_CHARACTERS} (no spaces).`,
+  batch: `1 to ${LOT_MAX} ${SET_82_CHARACTERS} (no spaces).`,
   licence: 'The manufacturing licence number (Schedule H2), 1 to 50 characters.',
   range: 'Positions in the job, as in its download: 1 is its first code.',
 } as const;
@@ -90,11 +93,6 @@ function isCode(line: string): boolean {
   return at >= 0 && SERIAL.test(path.slice(at + 4).replace(/\/+$/, ''));
 }
 
-function badBatchCharacters(batch: string): string {
-  const bad = [...new Set([...batch].filter((c) => !BATCH_CHAR.test(c)))];
-  return bad.map((c) => (/\s/u.test(c) ? 'spaces' : `“${c}”`)).join(', ');
-}
-
 /** The form's errors, field by field; `now` is today (`YYYY-MM-DD`). */
 export function validateBatchForm(
   values: BatchFormValues,
@@ -136,10 +134,10 @@ export function validateBatchForm(
 
   const batch = values.batch_number.trim();
   if (!batch) errors.batch_number = 'Enter the batch number.';
-  else if (!BATCH_PATTERN.test(batch)) {
-    const bad = badBatchCharacters(batch);
+  else if (!LOT_PATTERN.test(batch)) {
+    const bad = charactersOutsideSet82(batch);
     errors.batch_number = bad
-      ? `A batch number cannot hold ${bad}. Use ${BATCH_CHARACTERS}.`
+      ? `A batch number cannot hold ${bad}. Use ${SET_82_CHARACTERS}.`
       : 'Use at most 20 characters.';
   }
 

@@ -1,5 +1,6 @@
 import type { FieldErrors } from '@/hooks/use-form';
 import { formatNumber } from '@/lib/format';
+import { LOT_MAX, LOT_PATTERN, SET_82_CHARACTERS, charactersOutsideSet82 } from '@/lib/gs1';
 import { isDay } from '@/lib/validation';
 import type { NewCodeJob } from './api/codes-api';
 
@@ -18,18 +19,13 @@ export type CodeJobFormValues = {
 };
 
 export const QUANTITY_MAX = 10_000_000;
-export const LOT_MAX = 20;
-/** GS1's character set 82 (AI 10), as the server's `LotNumber` checks it. */
-export const LOT_PATTERN = /^[!"%&'()*+,./0-9:;<=>?A-Z_a-z-]{1,20}$/;
-const LOT_CHAR = /[!"%&'()*+,./0-9:;<=>?A-Z_a-z-]/;
-export const LOT_CHARACTERS = `letters, digits and ! " % & ' ( ) * + , - . / : ; < = > ? _`;
 
 export const codeJobFormHints = {
   quantity: (remaining?: number) =>
     remaining === undefined
       ? `1 to ${formatNumber(QUANTITY_MAX)} codes.`
       : `1 to ${formatNumber(QUANTITY_MAX)} codes; ${formatNumber(remaining)} left in your plan.`,
-  lot: `Optional. Up to ${LOT_MAX} ${LOT_CHARACTERS} (no spaces).`,
+  lot: `Optional. Up to ${LOT_MAX} ${SET_82_CHARACTERS} (no spaces).`,
 } as const;
 
 export function emptyCodeJobForm(): CodeJobFormValues {
@@ -57,12 +53,6 @@ export function formatQuantityInput(text: string): string {
   return value === null ? text : formatNumber(value);
 }
 
-/** The characters of `lot` outside GS1's set, each once, for the message. */
-function badLotCharacters(lot: string): string {
-  const bad = [...new Set([...lot].filter((c) => !LOT_CHAR.test(c)))];
-  return bad.map((c) => (/\s/u.test(c) ? 'spaces' : `“${c}”`)).join(', ');
-}
-
 /** The errors in `values`, field by field. */
 export function validateCodeJobForm(values: CodeJobFormValues): FieldErrors<CodeJobFormValues> {
   const errors: FieldErrors<CodeJobFormValues> = {};
@@ -80,8 +70,8 @@ export function validateCodeJobForm(values: CodeJobFormValues): FieldErrors<Code
   if (!lot) {
     if (dated) errors.lot_number = 'Enter the lot number the dates belong to.';
   } else if (!LOT_PATTERN.test(lot)) {
-    const bad = badLotCharacters(lot);
-    if (bad) errors.lot_number = `A lot number cannot hold ${bad}. Use ${LOT_CHARACTERS}.`;
+    const bad = charactersOutsideSet82(lot);
+    if (bad) errors.lot_number = `A lot number cannot hold ${bad}. Use ${SET_82_CHARACTERS}.`;
     else errors.lot_number = `Use at most ${LOT_MAX} characters.`;
   }
 

@@ -10,6 +10,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { paths } from '@/config/paths';
 import { useApiResult } from '@/hooks/use-api-result';
 import { formatDate } from '@/lib/format';
+import { LOT_PATTERN } from '@/lib/gs1';
 import {
   getPassport,
   getVersion,
@@ -20,9 +21,6 @@ import {
 import { CompletenessBar } from './completeness-bar';
 import { PassportEditor } from './passport-editor';
 import { PassportView } from './passport-view';
-
-/** GS1 AI 10, as the server checks it. */
-const LOT_PATTERN = /^[!"%&'()*+,./0-9:;<=>?A-Z_a-z-]{1,20}$/;
 
 async function loadPassport(productId: string, lot: string | null) {
   const [passport, versions] = await Promise.all([
