@@ -44,6 +44,13 @@ export function codesDownloadUrl(jobId: string, format: 'csv' | 'zip'): string {
 export type BulkSelection =
   { kind: 'lots'; lotIds: readonly string[] } | { kind: 'range'; from: string; to: string };
 
+/** The query of the bulk ZIP and of its summary: the chosen batches, or the range of days. */
+function bulkQuery(selection: BulkSelection): { lot_id: string[] } | { from: string; to: string } {
+  return selection.kind === 'lots'
+    ? { lot_id: [...selection.lotIds] }
+    : { from: selection.from, to: selection.to };
+}
+
 /**
  * The organisation's batches (lots) with code jobs, the one with the newest
  * job first: at most 2,000 (`more` when older ones are left out), each with
@@ -60,12 +67,8 @@ export function listCodeLots(): Promise<ApiResult<CodeLotList>> {
  * failure with the server's message.
  */
 export function summarizeCodesBulk(selection: BulkSelection): Promise<ApiResult<BulkSummary>> {
-  const query =
-    selection.kind === 'lots'
-      ? { lot_id: [...selection.lotIds] }
-      : { from: selection.from, to: selection.to };
   return callApi(
-    (api) => api.GET('/api/codes/bulk', { params: { query } }),
+    (api) => api.GET('/api/codes/bulk', { params: { query: bulkQuery(selection) } }),
     codeMessages.summaryNotLoaded,
   );
 }
@@ -77,10 +80,8 @@ export function summarizeCodesBulk(selection: BulkSelection): Promise<ApiResult<
  */
 export function bulkDownloadUrl(selection: BulkSelection): string {
   const query = new URLSearchParams();
-  if (selection.kind === 'lots') for (const id of selection.lotIds) query.append('lot_id', id);
-  else {
-    query.set('from', selection.from);
-    query.set('to', selection.to);
+  for (const [name, values] of Object.entries(bulkQuery(selection))) {
+    for (const value of [values].flat()) query.append(name, value);
   }
   return `/api/codes/bulk.zip?${query.toString()}`;
 }

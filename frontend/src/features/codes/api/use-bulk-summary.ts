@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import type { ApiResult } from '@/lib/api/call-api';
 import { summarizeCodesBulk, type BulkSelection, type BulkSummary } from './codes-api';
 
@@ -29,12 +29,15 @@ export function useBulkSummary(selection: BulkSelection | null): BulkSummaryStat
   const key = selection ? JSON.stringify(selection) : null;
   const [attempt, setAttempt] = useState(0);
   const [settled, setSettled] = useState<Settled | null>(null);
+  // The selection now made, which `key` names (a new key clears the timer),
+  // without the selection object, new on every render, as a dependency.
+  const ask = useEffectEvent(() => summarizeCodesBulk(selection!));
 
   useEffect(() => {
     if (key === null) return;
     let stale = false;
     const timer = setTimeout(() => {
-      void summarizeCodesBulk(JSON.parse(key) as BulkSelection).then((result) => {
+      void ask().then((result) => {
         if (!stale) setSettled({ key, attempt, result });
       });
     }, SUMMARY_DELAY_MS);
