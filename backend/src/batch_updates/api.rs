@@ -20,7 +20,7 @@ use super::{
 };
 use crate::db::unique_violation;
 use crate::http::error::ApiError;
-use crate::http::input::{DryRun, Optional, OrDefault, PathId, Text};
+use crate::http::input::{Day, DryRun, Optional, OrDefault, PathId, Text};
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -65,9 +65,9 @@ pub struct BatchForm {
     /// 1 to 20 characters of GS1's character set 82 (AI 10).
     pub batch_number: String,
     /// `YYYY-MM-DD`, not in the future.
-    pub manufacturing_date: String,
+    pub manufacturing_date: Text<Day>,
     /// `YYYY-MM-DD`, after the manufacturing date.
-    pub expiry_date: String,
+    pub expiry_date: Text<Day>,
     /// The manufacturing licence number (1 to 50 characters).
     pub licence_number: String,
 }
@@ -253,8 +253,8 @@ fn check_form(form: &BatchForm) -> Result<StoredForm, ApiError> {
         serials: serials.iter().map(|s| s.trim().to_string()).collect(),
         gtin: form.gtin.clone(),
         batch_number: form.batch_number.clone(),
-        manufacturing_date: form.manufacturing_date.clone(),
-        expiry_date: form.expiry_date.clone(),
+        manufacturing_date: form.manufacturing_date.as_str().to_string(),
+        expiry_date: form.expiry_date.as_str().to_string(),
         licence_number: form.licence_number.clone(),
     };
     let today = chrono::Utc::now().date_naive();

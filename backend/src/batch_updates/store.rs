@@ -6,6 +6,8 @@ use sqlx::PgConnection;
 use sqlx::postgres::PgCopyIn;
 use uuid::Uuid;
 
+use crate::http::input::IsoDate;
+
 use super::{BatchUpdate, RowProblem};
 
 pub struct NewUpdate<'a> {
@@ -197,8 +199,8 @@ pub async fn problems(conn: &mut PgConnection, id: Uuid) -> Result<Vec<RowProble
 pub struct BatchSummary {
     pub gtin: String,
     pub batch_number: String,
-    pub manufactured_on: NaiveDate,
-    pub expires_on: NaiveDate,
+    pub manufactured_on: IsoDate,
+    pub expires_on: IsoDate,
     pub licence_number: String,
     /// Codes given this batch data.
     pub codes: i32,

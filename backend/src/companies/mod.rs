@@ -10,13 +10,13 @@
 pub mod api;
 pub mod store;
 
-use chrono::{DateTime, Datelike, NaiveDate, Utc};
+use chrono::{DateTime, Datelike, Utc};
 use poem_openapi::Object;
 use poem_openapi::registry::MetaSchema;
 use uuid::Uuid;
 
 use crate::http::error::ApiError;
-use crate::http::input::{TextRule, plain_text};
+use crate::http::input::{IsoDate, TextRule, plain_text};
 use crate::trimmed_plain_text_pattern;
 
 /// A company as the API shows it.
@@ -50,9 +50,9 @@ pub struct CompanyBatch {
     /// The lot number (GS1 AI 10).
     pub number: String,
     #[oai(skip_serializing_if_is_none)]
-    pub manufactured_on: Option<NaiveDate>,
+    pub manufactured_on: Option<IsoDate>,
     #[oai(skip_serializing_if_is_none)]
-    pub expires_on: Option<NaiveDate>,
+    pub expires_on: Option<IsoDate>,
     /// Codes generated for the lot.
     pub codes: i64,
 }

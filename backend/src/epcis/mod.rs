@@ -244,6 +244,11 @@ impl Sscc {
 impl TextRule for Sscc {
     fn limits(schema: &mut MetaSchema) {
         schema.pattern = Some("^[0-9]{18}$".into());
+        schema.description = Some(
+            "An SSCC (GS1 AI 00): 18 digits, the last the GS1 check digit (from the \
+             right, the other digits weighted 3, 1, 3, 1, …, summed; the check digit \
+             brings the sum up to a multiple of 10).",
+        );
     }
 }
 

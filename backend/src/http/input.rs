@@ -381,8 +381,12 @@ impl<T: ToJSON + Default> ToJSON for OrDefault<T> {
 /// A calendar date, `YYYY-MM-DD`, in the contract as JSON Schema's standard
 /// `format: date` (poem-openapi's `NaiveDate` says `naive-date`, which no
 /// client or fuzzer knows, so any string looked valid).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+///
+/// It is also a column type (`#[sqlx(transparent)]`), so an answer built
+/// from a row declares its dates as `format: date` too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, sqlx::Type)]
 #[serde(transparent)]
+#[sqlx(transparent)]
 pub struct IsoDate(pub chrono::NaiveDate);
 
 impl Type for IsoDate {
@@ -414,6 +418,12 @@ impl IsoDate {
             .filter(|_| s.len() == 10)
             .map(Self)
             .ok_or_else(|| ParseError::custom(format!("'{s}' is not a date written YYYY-MM-DD")))
+    }
+}
+
+impl std::fmt::Display for IsoDate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.format("%Y-%m-%d").fmt(f)
     }
 }
 
@@ -478,6 +488,17 @@ impl Type for PathId {
 impl ParseFromParameter for PathId {
     fn parse_from_parameter(value: &str) -> ParseResult<Self> {
         Ok(Self(uuid::Uuid::parse_str(value).ok()))
+    }
+}
+
+/// A calendar day in a JSON body, `YYYY-MM-DD` (`format: date`), received
+/// as text so that the handler's own checks name the field and the row in
+/// their messages (a manufacturing date in the future, an expiry before it).
+pub struct Day;
+
+impl TextRule for Day {
+    fn limits(schema: &mut MetaSchema) {
+        schema.format = Some("date");
     }
 }
 

@@ -180,6 +180,7 @@ impl TextRule for HttpsUrl {
     fn limits(schema: &mut MetaSchema) {
         schema.max_length = Some(URL_MAX);
         schema.pattern = Some(URL_PATTERN.into());
+        schema.description = Some("An `https://` link (plain `http://` is refused).");
     }
 }
 
@@ -274,6 +275,10 @@ impl CasNumber {
 impl TextRule for CasNumber {
     fn limits(schema: &mut MetaSchema) {
         schema.pattern = Some("^[1-9][0-9]{1,6}-[0-9]{2}-[0-9]$".into());
+        schema.description = Some(
+            "A CAS registry number (e.g. 7732-18-5). Its last digit is the check digit: \
+             the other digits from the right weighted 1, 2, 3, …, summed, modulo 10.",
+        );
     }
 }
 

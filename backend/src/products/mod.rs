@@ -306,6 +306,11 @@ impl TextRule for Gtin {
         // The check digit cannot be said in a pattern: a GTIN with a wrong
         // one is a 400 that says so.
         schema.pattern = Some("^(?:[0-9]{8}|[0-9]{12,14})$".into());
+        schema.description = Some(
+            "A GTIN-8, -12, -13 or -14. Its last digit is the GS1 check digit: from the \
+             right, the other digits weighted 3, 1, 3, 1, …, summed; the check digit \
+             brings the sum up to a multiple of 10.",
+        );
     }
 }
 

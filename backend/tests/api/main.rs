@@ -12,6 +12,7 @@ mod code_download;
 mod codes;
 mod companies;
 mod contract;
+mod docs;
 mod epcis;
 mod headers;
 mod input;

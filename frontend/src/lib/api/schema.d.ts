@@ -1399,9 +1399,15 @@ export interface components {
             gtin: string;
             /** @description 1 to 20 characters of GS1's character set 82 (AI 10). */
             batch_number: string;
-            /** @description `YYYY-MM-DD`, not in the future. */
+            /**
+             * Format: date
+             * @description `YYYY-MM-DD`, not in the future.
+             */
             manufacturing_date: string;
-            /** @description `YYYY-MM-DD`, after the manufacturing date. */
+            /**
+             * Format: date
+             * @description `YYYY-MM-DD`, after the manufacturing date.
+             */
             expiry_date: string;
             /** @description The manufacturing licence number (1 to 50 characters). */
             licence_number: string;
@@ -1413,9 +1419,9 @@ export interface components {
         BatchSummary: {
             gtin: string;
             batch_number: string;
-            /** Format: naive-date */
+            /** Format: date */
             manufactured_on: string;
-            /** Format: naive-date */
+            /** Format: date */
             expires_on: string;
             licence_number: string;
             /**
@@ -1794,9 +1800,9 @@ export interface components {
             product_name: string;
             /** @description The lot number (GS1 AI 10). */
             number: string;
-            /** Format: naive-date */
+            /** Format: date */
             manufactured_on?: string;
-            /** Format: naive-date */
+            /** Format: date */
             expires_on?: string;
             /**
              * Format: int64
@@ -2682,6 +2688,7 @@ export interface components {
         ProductChange: {
             product_name?: string;
             skuid?: string;
+            /** @description A GTIN-8, -12, -13 or -14. Its last digit is the GS1 check digit: from the right, the other digits weighted 3, 1, 3, 1, …, summed; the check digit brings the sum up to a multiple of 10. */
             gtin?: string;
             category?: string;
             product_description?: string;
