@@ -211,7 +211,7 @@ async fn main() {
     let plain_app = Route::new()
         .nest("/reference", bare)
         .at("/plain", get(plain_read))
-        .with(Guard::new(state.clone()))
+        .with(Guard::new(state.clone(), brandops::app::load_session))
         .with(CookieJarManager::new())
         .data(plain_pool)
         .data(state.clone());
@@ -271,7 +271,7 @@ async fn main() {
 
     // The ceiling of sign-in: argon2id verification alone, with the same
     // hasher (same concurrency), as many tasks, for as long, in this run.
-    let hasher = Arc::new(brandops::auth::password::Passwords::new(2).unwrap());
+    let hasher = Arc::new(brandops::identity::password::Passwords::new(2).unwrap());
     let hash = Arc::new(hasher.hash(DEMO_PASSWORD).await.unwrap());
     let verified = Arc::new(AtomicU64::new(0));
     let deadline = Instant::now() + Duration::from_secs(LOGIN_SECONDS);

@@ -100,7 +100,7 @@ impl Settings {
         let port: u16 = env_parse("PORT", 8080)?;
         let public_url = env("PUBLIC_URL").map(|u| u.trim_end_matches('/').to_string());
         if let Some(url) = &public_url
-            && crate::http::guard::origin_of(url).is_none()
+            && origin_of(url).is_none()
         {
             bail!("PUBLIC_URL must be an http:// or https:// URL such as https://brandops.example");
         }
@@ -178,5 +178,72 @@ impl Settings {
 
     pub fn secure_cookies(&self) -> bool {
         self.public_url().starts_with("https://")
+    }
+}
+
+/// An origin: lower-cased scheme and host, and the port.
+pub type Origin = (String, String, u16);
+
+/// The origin of an http(s) URL (the port 80 or 443 when none is written).
+/// None for anything else.
+pub fn origin_of(url: &str) -> Option<Origin> {
+    let (scheme, rest) = url.split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    let default_port = match scheme.as_str() {
+        "http" => 80,
+        "https" => 443,
+        _ => return None,
+    };
+    let authority = rest.split(['/', '?', '#']).next()?;
+    if authority.is_empty() || authority.contains('@') {
+        return None;
+    }
+    // `[::1]:8080`, `host:8080`, `host`
+    let (host, port) = match authority.rsplit_once(':') {
+        Some((host, port)) if !port.contains(']') => (host, Some(port.parse().ok()?)),
+        _ => (authority, None),
+    };
+    if host.is_empty() {
+        return None;
+    }
+    Some((
+        scheme,
+        host.to_ascii_lowercase(),
+        port.unwrap_or(default_port),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::origin_of;
+
+    #[test]
+    fn origins() {
+        let o = |s: &str, h: &str, p: u16| Some((s.to_string(), h.to_string(), p));
+        assert_eq!(
+            origin_of("http://127.0.0.1:8080"),
+            o("http", "127.0.0.1", 8080)
+        );
+        assert_eq!(
+            origin_of("HTTPS://App.Example/"),
+            o("https", "app.example", 443)
+        );
+        assert_eq!(
+            origin_of("http://app.example/x?y"),
+            o("http", "app.example", 80)
+        );
+        assert_eq!(origin_of("http://[::1]:3000"), o("http", "[::1]", 3000));
+        assert_eq!(origin_of("http://[::1]"), o("http", "[::1]", 80));
+        for bad in [
+            "null",
+            "",
+            "ftp://x",
+            "http://",
+            "http://:80",
+            "http://a:b",
+            "http://u@h",
+        ] {
+            assert_eq!(origin_of(bad), None, "{bad}");
+        }
     }
 }

@@ -1,17 +1,23 @@
 //! brandops server library: everything `main.rs` and the tests start.
 //!
-//! Infrastructure, apart from the domains:
+//! Infrastructure, apart from the domains, imports no domain:
 //! - `config`, `telemetry`: settings from the environment, structured logs;
 //! - `db`: pools, platform and tenant transactions, migrations, tenant schemas;
 //! - `storage`: files (images, label outputs) through `object_store`;
 //! - `jobs`: the background job runner (code generation, label printing);
-//! - `http`: the API assembly, error envelope, request guard, security
-//!   schemes, access policy, start-up and health.
+//! - `http`: the error envelope, request guard, security schemes, access
+//!   policy, operations table, input rules and health;
+//! - `audit`: the audit log; `tenancy`: a tenant's reference, kind and
+//!   identifiers; `identity`: sessions, roles, password hashing.
+//!
+//! `app` is the composition root: the only module that knows every domain
+//! (the tuple of APIs, the routes, each domain's state, the job dispatch,
+//! start-up). A test there fails when infrastructure names a domain.
 //!
 //! Domains, each one folder with the same parts (`mod.rs`: types and rules;
 //! `api.rs` or `api/`: its operations; `store.rs`: its SQL):
 //! `accounts` (organisation users, the user's own profile and preferences),
-//! `audit`, `auth` (sign-in, sessions), `batch_updates` (Schedule H2 batch data
+//! `auth` (sign-in, sessions), `batch_updates` (Schedule H2 batch data
 //! assigned to codes by file or form), `codes` (serialized codes: jobs,
 //! downloads), `companies` (a client's companies by CIN and their overview), `epcis` (EPCIS 2.0 events: capture, export, the product journey and
 //! traceability), `labels` (templates, previews, print jobs), `organisation`, `passports`
@@ -21,14 +27,19 @@
 //! (onboarding and platform administration). `docs/adding-a-domain.md` is the
 //! checklist for a new one.
 
-// Infrastructure: imports no domain.
+// The composition root: the one module that knows every domain.
+pub mod app;
+
+// Infrastructure: imports no domain (`app::layers` fails when one does).
 pub mod audit;
 pub mod config;
 pub mod db;
 pub mod http;
+pub mod identity;
 pub mod jobs;
 pub mod storage;
 pub mod telemetry;
+pub mod tenancy;
 
 // Domains: one folder each, listed in ADR 0007 ("Domains today") and the
 // README ("Where things are"); `tests/api/docs.rs` fails when one is missing.

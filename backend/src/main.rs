@@ -4,13 +4,13 @@
 use clap::{Parser, Subcommand};
 
 use brandops::accounts::Role;
+use brandops::app::Application;
+use brandops::app::api;
 use brandops::audit::Actor;
-use brandops::auth::password::Passwords;
 use brandops::config::Settings;
 use brandops::db::Db;
 use brandops::db::migrate::migrate_all;
-use brandops::http::api;
-use brandops::http::startup::Application;
+use brandops::identity::password::Passwords;
 use brandops::telemetry;
 use brandops::tenants::definition::load_demo;
 use brandops::tenants::seed::seed_demo_if_empty;

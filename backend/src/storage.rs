@@ -20,7 +20,7 @@ use tokio::io::AsyncReadExt;
 use uuid::Uuid;
 
 use crate::config::Settings;
-use crate::tenants::TenantRef;
+use crate::tenancy::TenantRef;
 
 #[derive(Clone, Debug)]
 pub struct Storage {

@@ -11,10 +11,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use brandops::app::Application;
 use brandops::config::Settings;
 use brandops::db::migrate::migrate_all;
 use brandops::db::{Db, DbRoles};
-use brandops::http::startup::Application;
 use brandops::http::state::SharedState;
 use brandops::tenants::seed::seed_demo_if_empty;
 use serde_json::{Value, json};

@@ -10,7 +10,6 @@ pub mod api;
 pub mod store;
 
 use poem::http::StatusCode;
-use poem_openapi::Enum;
 use poem_openapi::registry::MetaSchema;
 use uuid::Uuid;
 
@@ -30,58 +29,7 @@ pub const USER_LIMIT_SQLSTATE: &str = "BO001";
 pub const EMAIL_CANNOT_BE_USED: &str =
     "This email address cannot be used for a new account. Use another address.";
 
-#[derive(Enum, Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
-#[oai(rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    Admin,
-    Manager,
-    Worker,
-    Employee,
-    PlatformAdmin,
-}
-
-impl Role {
-    pub const ALL: [Role; 5] = [
-        Role::Admin,
-        Role::Manager,
-        Role::Worker,
-        Role::Employee,
-        Role::PlatformAdmin,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Admin => "admin",
-            Role::Manager => "manager",
-            Role::Worker => "worker",
-            Role::Employee => "employee",
-            Role::PlatformAdmin => "platform_admin",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Role> {
-        Role::ALL.into_iter().find(|r| r.as_str() == s)
-    }
-
-    /// Whether an organisation admin manages accounts of this role (adds
-    /// them, resets their passwords): everyone but admins.
-    pub fn managed_by_org_admins(self) -> bool {
-        matches!(self, Role::Manager | Role::Worker | Role::Employee)
-    }
-
-    /// Whether an organisation of this kind has this role: brands have
-    /// admins, managers and workers; client organisations admins and
-    /// employees. Platform admins belong to no organisation.
-    pub fn belongs_to(self, kind: TenantKind) -> bool {
-        matches!(
-            (self, kind),
-            (Role::Admin, _)
-                | (Role::Manager | Role::Worker, TenantKind::Brand)
-                | (Role::Employee, TenantKind::Client)
-        )
-    }
-}
+pub use crate::identity::Role;
 
 /// A lower-cased email address matching the spec's pattern: text, one `@`,
 /// text, a dot, text, no whitespace.

@@ -11,8 +11,8 @@ use sqlx::{AssertSqlSafe, PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::db::{DbRoles, provision};
-use crate::tenants::TenantRef;
-use crate::tenants::store::all_tenant_refs;
+use crate::tenancy::TenantRef;
+use crate::tenancy::store::all_tenant_refs;
 
 static PLATFORM: Migrator = sqlx::migrate!("../migrations/platform");
 pub static TENANT: Migrator = sqlx::migrate!("../migrations/tenant");

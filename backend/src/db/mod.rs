@@ -37,7 +37,7 @@ pub use pools::{Budget, TenantPools};
 pub use roles::DbRoles;
 
 use crate::config::{Secret, Settings};
-use crate::tenants::TenantRef;
+use crate::tenancy::TenantRef;
 
 #[derive(Clone, Debug)]
 pub struct Db {

@@ -21,7 +21,7 @@ use tokio::sync::Notify;
 use uuid::Uuid;
 
 use super::DbRoles;
-use crate::tenants::TenantRef;
+use crate::tenancy::TenantRef;
 
 /// How `DB_MAX_CONNECTIONS` is shared out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 use sqlx::{AssertSqlSafe, PgConnection};
 
 use super::DbRoles;
-use crate::tenants::{Ident, TenantRef};
+use crate::tenancy::{Ident, TenantRef};
 
 /// Whether a schema or a role of these names already exists in the cluster.
 pub async fn existing(

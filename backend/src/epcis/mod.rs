@@ -37,7 +37,7 @@ pub const EPCIS_CONTEXT: &str = "https://ref.gs1.org/standards/epcis/epcis-conte
 
 /// The most events one capture may hold.
 pub const MAX_CAPTURE_EVENTS: usize = 1000;
-/// The largest capture body (also in `http::operations::LARGER_BODIES`).
+/// The largest capture body (the operation's limit in `app::api::BODY_LIMITS`).
 pub const MAX_CAPTURE_BYTES: usize = 4 * 1024 * 1024;
 /// The most validation errors a refused capture lists.
 pub const MAX_REPORTED_ERRORS: usize = 20;

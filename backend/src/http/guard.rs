@@ -5,21 +5,27 @@
 //! loads the session from the private cookie and checks the CSRF token on
 //! unsafe methods. The security schemes of `security.rs` then ask the policy
 //! whether the session's role may call that operation.
+//!
+//! The guard knows sessions only as infrastructure ([`Session`] and the
+//! cookie and header names of `crate::identity`); how a session is stored
+//! is the `auth` domain's, which the composition root hands in as a
+//! [`LoadSession`] function.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use futures_util::future::BoxFuture;
 use poem::http::{Method, StatusCode, header};
 use poem::{Endpoint, IntoResponse, Middleware, Request, Response};
+use sqlx::PgPool;
 use tokio::io::AsyncReadExt;
 use tracing::Instrument;
 use uuid::Uuid;
 
-use crate::auth::tokens_equal;
-use crate::auth::{CSRF_HEADER, SESSION_COOKIE, Session, store as sessions};
 use crate::http::error::{ApiError, render_any_error};
 use crate::http::operations::{Operation, OperationId};
 use crate::http::state::SharedState;
+use crate::identity::{CSRF_HEADER, SESSION_COOKIE, Session, tokens_equal};
 
 /// What the guard learned about the request, for the security schemes.
 #[derive(Clone, Debug)]
@@ -34,16 +40,25 @@ pub struct RequestContext {
 
 /// The operations the guard treats apart: liveness reads no session, and
 /// signing in needs no CSRF token. (A test checks both ids exist.)
-const HEALTH: &str = "health";
-const LOGIN: &str = "login";
+pub const HEALTH: &str = "health";
+pub const LOGIN: &str = "login";
+
+/// Finds the live session of a cookie's token on the platform pool (its
+/// idle timeout given), or `None`. The root passes `auth`'s lookup.
+pub type LoadSession =
+    for<'a> fn(&'a PgPool, &'a str, Duration) -> BoxFuture<'a, anyhow::Result<Option<Session>>>;
 
 pub struct Guard {
     state: SharedState,
+    load_session: LoadSession,
 }
 
 impl Guard {
-    pub fn new(state: SharedState) -> Self {
-        Self { state }
+    pub fn new(state: SharedState, load_session: LoadSession) -> Self {
+        Self {
+            state,
+            load_session,
+        }
     }
 }
 
@@ -53,6 +68,7 @@ impl<E: Endpoint> Middleware<E> for Guard {
         GuardEndpoint {
             inner: ep,
             state: self.state.clone(),
+            load_session: self.load_session,
         }
     }
 }
@@ -60,6 +76,7 @@ impl<E: Endpoint> Middleware<E> for Guard {
 pub struct GuardEndpoint<E> {
     inner: E,
     state: SharedState,
+    load_session: LoadSession,
 }
 
 fn is_unsafe(method: &Method) -> bool {
@@ -145,37 +162,7 @@ async fn limit_body(req: &mut Request, operation: Option<Operation>) -> Result<(
     Ok(())
 }
 
-/// An origin: lower-cased scheme and host, and the port.
-pub type Origin = (String, String, u16);
-
-/// The origin of an http(s) URL (the port 80 or 443 when none is written).
-/// None for anything else.
-pub fn origin_of(url: &str) -> Option<Origin> {
-    let (scheme, rest) = url.split_once("://")?;
-    let scheme = scheme.to_ascii_lowercase();
-    let default_port = match scheme.as_str() {
-        "http" => 80,
-        "https" => 443,
-        _ => return None,
-    };
-    let authority = rest.split(['/', '?', '#']).next()?;
-    if authority.is_empty() || authority.contains('@') {
-        return None;
-    }
-    // `[::1]:8080`, `host:8080`, `host`
-    let (host, port) = match authority.rsplit_once(':') {
-        Some((host, port)) if !port.contains(']') => (host, Some(port.parse().ok()?)),
-        _ => (authority, None),
-    };
-    if host.is_empty() {
-        return None;
-    }
-    Some((
-        scheme,
-        host.to_ascii_lowercase(),
-        port.unwrap_or(default_port),
-    ))
-}
+pub use crate::config::{Origin, origin_of};
 
 /// Unsafe requests must come from our own pages: when a browser sends Origin
 /// (it does on every unsafe request), its scheme, host and port must be
@@ -267,7 +254,7 @@ impl<E> GuardEndpoint<E> {
             .filter(|_| !health);
         let session = match token {
             Some(token) => {
-                sessions::load(
+                (self.load_session)(
                     &state.db.platform,
                     &token,
                     state.settings.session_idle_timeout,
@@ -304,48 +291,5 @@ impl<E> GuardEndpoint<E> {
             operation,
         });
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_operations_the_guard_names_exist() {
-        let ops = crate::http::operations::Operations::of::<crate::http::api::Apis>().unwrap();
-        for id in [super::HEALTH, super::LOGIN] {
-            assert!(ops.ids().contains(&id), "{id}");
-        }
-    }
-
-    use super::origin_of;
-
-    #[test]
-    fn origins() {
-        let o = |s: &str, h: &str, p: u16| Some((s.to_string(), h.to_string(), p));
-        assert_eq!(
-            origin_of("http://127.0.0.1:8080"),
-            o("http", "127.0.0.1", 8080)
-        );
-        assert_eq!(
-            origin_of("HTTPS://App.Example/"),
-            o("https", "app.example", 443)
-        );
-        assert_eq!(
-            origin_of("http://app.example/x?y"),
-            o("http", "app.example", 80)
-        );
-        assert_eq!(origin_of("http://[::1]:3000"), o("http", "[::1]", 3000));
-        assert_eq!(origin_of("http://[::1]"), o("http", "[::1]", 80));
-        for bad in [
-            "null",
-            "",
-            "ftp://x",
-            "http://",
-            "http://:80",
-            "http://a:b",
-            "http://u@h",
-        ] {
-            assert_eq!(origin_of(bad), None, "{bad}");
-        }
     }
 }

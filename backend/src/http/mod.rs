@@ -1,10 +1,10 @@
-//! HTTP infrastructure: the API assembly, the error envelope, the request
-//! guard and security schemes, the access policy, start-up and health.
-//! Domains (`accounts`, `auth`, `organisation`, `tenants`, ...) plug their
-//! `#[OpenApi]` structs into [`api::Apis`].
+//! HTTP infrastructure: the error envelope, the request guard and security
+//! schemes, the access policy, the operations table, input rules, rate
+//! limits and health. It imports no domain: the composition root
+//! (`crate::app`) assembles the domains' `#[OpenApi]` structs, routes and
+//! state, and starts the server.
 
 pub mod access;
-pub mod api;
 pub mod error;
 pub mod guard;
 pub mod health;
@@ -12,6 +12,5 @@ pub mod input;
 pub mod operations;
 pub mod rate_limit;
 pub mod security;
-pub mod startup;
 pub mod state;
 pub mod tags;

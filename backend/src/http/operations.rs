@@ -17,34 +17,26 @@ use poem_openapi::OpenApi;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct OperationId(pub &'static str);
 
-/// The largest request body an operation accepts, unless it is listed in
-/// [`LARGER_BODIES`].
+/// The largest request body an operation accepts, unless [`BodyLimits`]
+/// names it.
 pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
 
-/// Operations that accept larger bodies than [`DEFAULT_BODY_LIMIT`] (file
-/// uploads), with their limits.
-const LARGER_BODIES: &[(&str, usize)] = &[
-    // A 5 MB image and its multipart framing.
-    ("addProductImage", 5 * 1024 * 1024 + 64 * 1024),
-    // 5000 products with long descriptions.
-    ("importProducts", 4 * 1024 * 1024),
-    // An EPCIS document of up to 1,000 events (`epcis::MAX_CAPTURE_BYTES`).
-    ("captureEpcis", crate::epcis::MAX_CAPTURE_BYTES),
-];
+/// The operations whose bodies are not [`DEFAULT_BODY_LIMIT`] ones. The
+/// limits are the domains' own, so the composition root lists them
+/// (`crate::app`'s `BODY_LIMITS`); each name must be an operation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BodyLimits {
+    /// Operations that accept larger bodies (file uploads), with their
+    /// limits.
+    pub larger: &'static [(&'static str, usize)],
+    /// Operations whose multipart file is streamed to the operation (to a
+    /// temporary file) instead of being read into memory by the guard, with
+    /// the largest multipart body they take. Their other bodies (JSON) keep
+    /// the [`STREAMED_OTHER_LIMIT`].
+    pub streamed: &'static [(&'static str, usize)],
+}
 
-/// Operations whose multipart file is streamed to the operation (to a
-/// temporary file) instead of being read into memory by the guard, with the
-/// largest multipart body they take. Their other bodies (JSON) keep the
-/// [`STREAMED_OTHER_LIMIT`].
-const STREAMED_UPLOADS: &[(&str, usize)] = &[
-    // A batch-update file of up to a million rows and its framing.
-    (
-        "createBatchUpdate",
-        crate::batch_updates::MAX_FILE_BYTES + 64 * 1024,
-    ),
-];
-
-/// The largest non-multipart body of a [`STREAMED_UPLOADS`] operation (the
+/// The largest non-multipart body of a streamed upload (the
 /// batch-update form: 10,000 serials).
 pub const STREAMED_OTHER_LIMIT: usize = 1024 * 1024;
 
@@ -56,7 +48,7 @@ pub struct Operation {
     /// (any body sent is then never read).
     pub body_limit: Option<usize>,
     /// Its multipart body is streamed, not read by the guard
-    /// ([`STREAMED_UPLOADS`]).
+    /// ([`BodyLimits::streamed`]).
     pub streamed: bool,
 }
 
@@ -88,9 +80,10 @@ fn poem_path(oai_path: &str) -> String {
 }
 
 impl Operations {
-    /// The operations of `T` (normally [`crate::http::api::Apis`]). Every
-    /// operation must have an `operation_id`: the policy is keyed by it.
-    pub fn of<T: OpenApi>() -> anyhow::Result<Self> {
+    /// The operations of `T` (the root's tuple of every API), with the
+    /// body limits of `limits`. Every operation must have an
+    /// `operation_id`: the policy is keyed by it.
+    pub fn of<T: OpenApi>(limits: BodyLimits) -> anyhow::Result<Self> {
         let mut by_path: BTreeMap<String, Vec<(Method, Operation)>> = BTreeMap::new();
         let mut ids = Vec::new();
         for api in T::meta() {
@@ -103,9 +96,10 @@ impl Operations {
                         anyhow::bail!("operation_id {id} is used twice");
                     }
                     ids.push(id);
-                    let streamed = STREAMED_UPLOADS.iter().find(|(s, _)| *s == id);
+                    let streamed = limits.streamed.iter().find(|(s, _)| *s == id);
                     let body_limit = op.request.is_some().then(|| {
-                        LARGER_BODIES
+                        limits
+                            .larger
                             .iter()
                             .chain(streamed)
                             .find(|(larger, _)| *larger == id)
@@ -137,6 +131,12 @@ impl Operations {
                 );
             }
             router = router.at(path, route_method);
+        }
+        for (named, _) in limits.larger.iter().chain(limits.streamed) {
+            anyhow::ensure!(
+                ids.contains(named),
+                "a body limit names {named}, which is no operation"
+            );
         }
         ids.sort_unstable();
         Ok(Self { router, ids })
@@ -180,68 +180,83 @@ impl Operations {
 
 #[cfg(test)]
 mod tests {
+    //! The table with a small API of its own; the service's whole table is
+    //! tested where it is assembled (`crate::app`).
+
+    use poem_openapi::OpenApi;
+    use poem_openapi::payload::{Json, PlainText};
+
     use super::*;
-    use crate::http::api::Apis;
 
-    async fn resolve(ops: &Operations, method: Method, path: &str) -> Option<&'static str> {
-        ops.resolve(&method, &path.parse().unwrap())
-            .await
-            .map(|o| o.id.0)
-    }
+    struct Sample;
 
-    #[tokio::test]
-    async fn requests_resolve_to_the_operation_poem_routes_them_to() {
-        let ops = Operations::of::<Apis>().unwrap();
-        assert_eq!(resolve(&ops, Method::GET, "/health").await, Some("health"));
-        assert_eq!(
-            resolve(&ops, Method::POST, "/platform/tenants").await,
-            Some("createTenant")
-        );
-        assert_eq!(
-            resolve(&ops, Method::POST, "/platform/tenants/acme/suspend").await,
-            Some("suspendTenant")
-        );
-        assert_eq!(
-            resolve(&ops, Method::GET, "/account-info?action=otheraccountinfo").await,
-            Some("listOtherAccounts")
-        );
-        // Wrong method, unknown or longer paths: no operation at all.
-        assert_eq!(
-            resolve(&ops, Method::DELETE, "/platform/tenants").await,
-            None
-        );
-        assert_eq!(
-            resolve(&ops, Method::POST, "/platform/tenants/acme").await,
-            None
-        );
-        assert_eq!(
-            resolve(&ops, Method::POST, "/platform/tenants/a/suspend/x").await,
-            None
-        );
-        let long = format!("/{}", "x".repeat(60_000));
-        assert_eq!(resolve(&ops, Method::GET, &long).await, None);
-    }
-
-    #[tokio::test]
-    async fn operations_with_a_request_body_have_a_body_limit() {
-        let ops = Operations::of::<Apis>().unwrap();
-        for (method, path, limit) in [
-            (Method::POST, "/auth/login", Some(DEFAULT_BODY_LIMIT)),
-            (Method::PUT, "/organisation", Some(DEFAULT_BODY_LIMIT)),
-            (Method::POST, "/auth/logout", None),
-            (Method::GET, "/health", None),
-        ] {
-            let op = ops.resolve(&method, &path.parse().unwrap()).await.unwrap();
-            assert_eq!(op.body_limit, limit, "{method} {path}");
+    #[OpenApi]
+    impl Sample {
+        #[oai(path = "/things", method = "get", operation_id = "listThings")]
+        async fn list(&self) -> PlainText<&'static str> {
+            PlainText("")
+        }
+        #[oai(path = "/things", method = "post", operation_id = "addThing")]
+        async fn add(&self, _body: Json<String>) -> PlainText<&'static str> {
+            PlainText("")
+        }
+        #[oai(path = "/things/:id/file", method = "put", operation_id = "putFile")]
+        async fn put_file(
+            &self,
+            _id: poem_openapi::param::Path<String>,
+            _body: Json<String>,
+        ) -> PlainText<&'static str> {
+            PlainText("")
+        }
+        #[oai(path = "/things/:id/rows", method = "post", operation_id = "addRows")]
+        async fn add_rows(
+            &self,
+            _id: poem_openapi::param::Path<String>,
+            _body: Json<String>,
+        ) -> PlainText<&'static str> {
+            PlainText("")
         }
     }
 
+    const LIMITS: BodyLimits = BodyLimits {
+        larger: &[("putFile", 1_000_000)],
+        streamed: &[("addRows", 5_000_000)],
+    };
+
+    async fn resolve(ops: &Operations, method: Method, path: &str) -> Option<Operation> {
+        ops.resolve(&method, &path.parse().unwrap()).await
+    }
+
+    #[tokio::test]
+    async fn operations_resolve_with_their_body_limits() {
+        let ops = Operations::of::<Sample>(LIMITS).unwrap();
+        assert_eq!(ops.ids(), ["addRows", "addThing", "listThings", "putFile"]);
+        let list = resolve(&ops, Method::GET, "/things").await.unwrap();
+        assert_eq!(
+            (list.id.0, list.body_limit, list.streamed),
+            ("listThings", None, false)
+        );
+        let add = resolve(&ops, Method::POST, "/things").await.unwrap();
+        assert_eq!(add.body_limit, Some(DEFAULT_BODY_LIMIT));
+        let file = resolve(&ops, Method::PUT, "/things/a/file").await.unwrap();
+        assert_eq!((file.body_limit, file.streamed), (Some(1_000_000), false));
+        let rows = resolve(&ops, Method::POST, "/things/a/rows").await.unwrap();
+        assert_eq!((rows.body_limit, rows.streamed), (Some(5_000_000), true));
+        assert_eq!(resolve(&ops, Method::DELETE, "/things").await, None);
+        assert_eq!(resolve(&ops, Method::PUT, "/things/a/file/x").await, None);
+        assert_eq!(
+            ops.allowed_methods(&"/things".parse().unwrap()).await,
+            ["GET", "HEAD", "POST"]
+        );
+    }
+
     #[test]
-    fn ids_are_unique_and_sorted() {
-        let ops = Operations::of::<Apis>().unwrap();
-        let mut sorted = ops.ids().to_vec();
-        sorted.dedup();
-        assert_eq!(sorted, ops.ids());
-        assert!(ops.ids().contains(&"updateOrganisation"));
+    fn a_limit_for_no_operation_is_refused() {
+        let limits = BodyLimits {
+            larger: &[("putFiles", 1)],
+            streamed: &[],
+        };
+        let err = Operations::of::<Sample>(limits).unwrap_err();
+        assert!(err.to_string().contains("putFiles"), "{err}");
     }
 }

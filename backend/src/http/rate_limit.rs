@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Addresses remembered per generation at most.
@@ -27,9 +27,11 @@ struct Generations {
     previous: HashMap<IpAddr, Bucket>,
 }
 
+/// A handle: clones share the buckets.
+#[derive(Clone)]
 pub struct RateLimiter {
     per_minute: f64,
-    buckets: Mutex<Generations>,
+    buckets: Arc<Mutex<Generations>>,
 }
 
 impl RateLimiter {
@@ -37,7 +39,7 @@ impl RateLimiter {
     pub fn new(per_minute: u32) -> Self {
         Self {
             per_minute: f64::from(per_minute.max(1)),
-            buckets: Mutex::new(Generations::default()),
+            buckets: Arc::new(Mutex::new(Generations::default())),
         }
     }
 

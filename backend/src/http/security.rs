@@ -18,12 +18,12 @@ use poem_openapi::SecurityScheme;
 use poem_openapi::auth::ApiKey;
 
 use crate::audit::Actor;
-use crate::auth::Session;
 use crate::http::access::ANONYMOUS;
 use crate::http::error::ApiError;
 use crate::http::guard::RequestContext;
 use crate::http::state::SharedState;
-use crate::tenants::TenantRef;
+use crate::identity::Session;
+use crate::tenancy::TenantRef;
 
 /// A signed-in caller whom the policy allows to call this operation.
 #[derive(Clone, Debug)]

@@ -1,16 +1,20 @@
 //! What every handler can reach: configuration, pools, the policy, the
-//! operations table, the hasher.
+//! operations table, the hasher, the job runner's handle and the files.
+//!
+//! Infrastructure only. A domain's own state (the scans' writers, the
+//! review tokens' key, the public pages' rate limits, ...) is its own poem
+//! `Data`, registered on the routes by the composition root (`crate::app`)
+//! and taken by the handlers that need it (`Data<&ScanWriters>`).
 
 use std::sync::Arc;
 
 use poem::web::cookie::CookieKey;
 
-use crate::auth::password::Passwords;
-use crate::config::Settings;
+use crate::config::{Origin, Settings};
 use crate::db::Db;
 use crate::http::access::Access;
-use crate::http::guard::Origin;
 use crate::http::operations::Operations;
+use crate::identity::password::Passwords;
 
 pub struct AppState {
     pub settings: Settings,
@@ -26,21 +30,6 @@ pub struct AppState {
     pub jobs: crate::jobs::Runner,
     /// Files: product images, label outputs.
     pub storage: crate::storage::Storage,
-    /// The offline IP database that places scans (`GEOIP_MMDB`), if any.
-    pub ip_places: Option<crate::scans::geo::IpPlaces>,
-    /// The public resolver's per-address limit.
-    pub scan_limiter: crate::http::rate_limit::RateLimiter,
-    /// Which brand holds a GTIN (the resolver's lookup, remembered briefly).
-    pub gtin_holders: crate::scans::holders::GtinHolders,
-    /// The brands' scan writers (people's scans are written in batches).
-    pub scan_writers: crate::scans::ingest::ScanWriters,
-    /// Reviews one address may send per minute.
-    pub review_limiter: crate::http::rate_limit::RateLimiter,
-    /// Places one address may share per minute (`POST /r/locate`,
-    /// `settings.locate_rate_per_minute`).
-    pub locate_limiter: crate::http::rate_limit::RateLimiter,
-    /// Signs the review tokens of scans (derived from `DB_ROLE_SECRET`).
-    pub review_key: crate::reviews::TokenKey,
 }
 
 pub type SharedState = Arc<AppState>;

@@ -10,11 +10,17 @@ use poem::{Body, Request, Response, handler};
 use serde::Deserialize;
 use uuid::Uuid;
 
+use super::TokenKey;
 use super::store::{self, Added};
 use super::{rating, review_text};
 use crate::http::guard::origin_of;
+use crate::http::rate_limit::RateLimiter;
 use crate::http::state::SharedState;
 use crate::scans::page;
+
+/// The reviews one address may send per minute.
+#[derive(Clone)]
+pub struct ReviewLimiter(pub RateLimiter);
 
 /// The most a review request may carry.
 const MAX_BODY: usize = 8 * 1024;
@@ -51,7 +57,13 @@ const BAD_TOKEN: &str =
     "This review form has expired or is not valid. Scan the pack again to leave a review.";
 
 #[handler]
-pub async fn add_review(req: &Request, body: Body, Data(state): Data<&SharedState>) -> Response {
+pub async fn add_review(
+    req: &Request,
+    body: Body,
+    Data(state): Data<&SharedState>,
+    Data(limiter): Data<&ReviewLimiter>,
+    Data(review_key): Data<&TokenKey>,
+) -> Response {
     let json = req
         .header(header::CONTENT_TYPE)
         .is_some_and(|t| t.to_ascii_lowercase().starts_with("application/json"));
@@ -105,7 +117,7 @@ pub async fn add_review(req: &Request, body: Body, Data(state): Data<&SharedStat
     };
     let ip = crate::http::guard::client_ip(req, state.settings.trust_proxy)
         .and_then(|ip| ip.parse().ok());
-    if !state.review_limiter.allow(ip) {
+    if !limiter.0.allow(ip) {
         return refused(
             json,
             StatusCode::TOO_MANY_REQUESTS,
@@ -124,7 +136,7 @@ pub async fn add_review(req: &Request, body: Body, Data(state): Data<&SharedStat
             return refused(json, StatusCode::BAD_REQUEST, "invalid_input", &message);
         }
     };
-    let Some((tenant_id, scan_id)) = state.review_key.verify(&form.token, Utc::now()) else {
+    let Some((tenant_id, scan_id)) = review_key.verify(&form.token, Utc::now()) else {
         return refused(json, StatusCode::BAD_REQUEST, "invalid_token", BAD_TOKEN);
     };
     match save(state, tenant_id, scan_id, stars, &text).await {

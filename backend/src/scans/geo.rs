@@ -6,14 +6,17 @@
 use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
 use super::Place;
 
-/// An IP database loaded in memory (a city database is some tens of MB).
+/// An IP database loaded in memory (a city database is some tens of MB);
+/// clones share it.
+#[derive(Clone)]
 pub struct IpPlaces {
-    reader: maxminddb::Reader<Vec<u8>>,
+    reader: Arc<maxminddb::Reader<Vec<u8>>>,
 }
 
 #[derive(Deserialize)]
@@ -54,7 +57,9 @@ impl IpPlaces {
         let reader = maxminddb::Reader::from_source(bytes).map_err(|e| {
             anyhow::anyhow!("GEOIP_MMDB {} is not an MMDB file: {e}", path.display())
         })?;
-        Ok(Self { reader })
+        Ok(Self {
+            reader: Arc::new(reader),
+        })
     }
 
     /// The place of an address, or `None` when the database does not know it.

@@ -8,7 +8,7 @@
 //! up, or a suspended brand, stops resolving within that time.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use sqlx::PgPool;
@@ -22,9 +22,11 @@ pub const TTL: Duration = Duration::from_secs(10);
 /// none has expired, all are.
 const MAX_REMEMBERED: usize = 50_000;
 
-#[derive(Default)]
+/// A handle: clones share what is remembered (the root registers it as
+/// the resolver's `Data`).
+#[derive(Default, Clone)]
 pub struct GtinHolders {
-    known: Mutex<HashMap<String, (TenantRef, Instant)>>,
+    known: Arc<Mutex<HashMap<String, (TenantRef, Instant)>>>,
 }
 
 impl GtinHolders {

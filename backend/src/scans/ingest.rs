@@ -18,8 +18,8 @@
 //! error (and none is written).
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
@@ -60,16 +60,19 @@ struct Job {
     reply: oneshot::Sender<Answer>,
 }
 
-/// The writers, one per brand with scans coming in.
-#[derive(Default)]
+/// Per brand: its writer's number and queue.
+type Queues = HashMap<Uuid, (u64, mpsc::Sender<Job>)>;
+
+/// The writers, one per brand with scans coming in (a handle: clones share
+/// them; the root registers it as the resolver's `Data`).
+#[derive(Default, Clone)]
 pub struct ScanWriters {
-    /// Per brand: its writer's number and queue.
-    writers: Mutex<HashMap<Uuid, (u64, mpsc::Sender<Job>)>>,
-    started: AtomicU64,
+    writers: Arc<Mutex<Queues>>,
+    started: Arc<AtomicU64>,
 }
 
 impl ScanWriters {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, (u64, mpsc::Sender<Job>)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Queues> {
         // Each change is one map operation: a poisoned lock is still usable.
         self.writers.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -78,6 +81,7 @@ impl ScanWriters {
     /// the day's rollup and the consumer. `None` when the URI names no code
     /// of the brand (the scan is written as `not_recognised`).
     pub async fn write(
+        &self,
         state: &SharedState,
         tenant: &TenantRef,
         scan: NewScan,
@@ -86,14 +90,21 @@ impl ScanWriters {
         let mut job = Job { scan, reply };
         loop {
             let sender = {
-                let mut writers = state.scan_writers.lock();
+                let mut writers = self.lock();
                 match writers.get(&tenant.id) {
                     Some((_, sender)) if !sender.is_closed() => sender.clone(),
                     _ => {
-                        let number = state.scan_writers.started.fetch_add(1, Ordering::Relaxed);
+                        let number = self.started.fetch_add(1, Ordering::Relaxed);
                         let (sender, receiver) = mpsc::channel(QUEUE);
                         writers.insert(tenant.id, (number, sender.clone()));
-                        tokio::spawn(run(state.clone(), tenant.clone(), number, receiver));
+                        let writers = self.clone();
+                        tokio::spawn(run(
+                            writers,
+                            state.clone(),
+                            tenant.clone(),
+                            number,
+                            receiver,
+                        ));
                         sender
                     }
                 }
@@ -113,7 +124,13 @@ impl ScanWriters {
 }
 
 /// A brand's writer: batches until idle.
-async fn run(state: SharedState, tenant: TenantRef, number: u64, mut jobs: mpsc::Receiver<Job>) {
+async fn run(
+    writers: ScanWriters,
+    state: SharedState,
+    tenant: TenantRef,
+    number: u64,
+    mut jobs: mpsc::Receiver<Job>,
+) {
     let mut deferred: VecDeque<Job> = VecDeque::new();
     loop {
         if deferred.is_empty() {
@@ -124,7 +141,7 @@ async fn run(state: SharedState, tenant: TenantRef, number: u64, mut jobs: mpsc:
                     // Idle: leave the map first, so that a scan from now on
                     // starts a new writer, then write what came in between.
                     {
-                        let mut writers = state.scan_writers.lock();
+                        let mut writers = writers.lock();
                         if writers.get(&tenant.id).is_some_and(|(n, _)| *n == number) {
                             writers.remove(&tenant.id);
                         }

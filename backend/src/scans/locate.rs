@@ -5,7 +5,7 @@
 //! country, and the scan moves there. The scan token from the scan's answer
 //! says which scan; a scan is placed by its browser once. Each address may
 //! share `LOCATE_RATE_PER_MINUTE` places a minute, a limit of its own
-//! (`state.locate_limiter`), apart from scans' and reviews'.
+//! ([`LocateLimiter`]), apart from scans' and reviews'.
 
 use std::sync::OnceLock;
 
@@ -18,7 +18,14 @@ use serde::Deserialize;
 
 use super::{Place, store};
 use crate::http::guard::origin_of;
+use crate::http::rate_limit::RateLimiter;
 use crate::http::state::SharedState;
+use crate::reviews::TokenKey;
+
+/// The places one address may share per minute
+/// (`settings.locate_rate_per_minute`).
+#[derive(Clone)]
+pub struct LocateLimiter(pub RateLimiter);
 
 static PLACES: OnceLock<ReverseGeocoder> = OnceLock::new();
 
@@ -67,7 +74,13 @@ pub async fn place_of(lat: f64, lon: f64, accuracy_m: Option<f64>) -> anyhow::Re
 }
 
 #[handler]
-pub async fn locate(req: &Request, body: Body, Data(state): Data<&SharedState>) -> Response {
+pub async fn locate(
+    req: &Request,
+    body: Body,
+    Data(state): Data<&SharedState>,
+    Data(limiter): Data<&LocateLimiter>,
+    Data(review_key): Data<&TokenKey>,
+) -> Response {
     if let Some(origin) = req.header(header::ORIGIN)
         && origin_of(origin).as_ref() != Some(&state.public_origin)
     {
@@ -105,22 +118,18 @@ pub async fn locate(req: &Request, body: Body, Data(state): Data<&SharedState>) 
     }
     let ip = crate::http::guard::client_ip(req, state.settings.trust_proxy)
         .and_then(|ip| ip.parse().ok());
-    if !state.locate_limiter.allow(ip) {
+    if !limiter.0.allow(ip) {
         return answer(
             StatusCode::TOO_MANY_REQUESTS,
             "too_many_requests",
             "Too many requests from your network. Please wait a minute.",
         );
     }
-    let fresh = state
-        .review_key
-        .verify(&position.token, Utc::now())
-        .filter(|_| {
-            state
-                .review_key
-                .age_hours(&position.token, Utc::now())
-                .is_some_and(|h| h <= LOCATE_HOURS)
-        });
+    let fresh = review_key.verify(&position.token, Utc::now()).filter(|_| {
+        review_key
+            .age_hours(&position.token, Utc::now())
+            .is_some_and(|h| h <= LOCATE_HOURS)
+    });
     let Some((tenant_id, scan_id)) = fresh else {
         return answer(
             StatusCode::BAD_REQUEST,

@@ -18,12 +18,31 @@ use poem::{Request, Response, handler};
 use serde::Serialize;
 use uuid::Uuid;
 
+use super::geo::IpPlaces;
+use super::holders::GtinHolders;
+use super::ingest::ScanWriters;
 use super::page::{self, ProductReviews, ScanView};
 use super::store;
 use super::{AgentClass, DigitalLink, Place, Verdict, classify_agent};
 use crate::codes::Serial;
+use crate::http::rate_limit::RateLimiter;
 use crate::http::state::SharedState;
+use crate::reviews::TokenKey;
 use crate::tenants::TenantKind;
+
+/// The links one address may open per minute (`SCAN_RATE_PER_MINUTE`).
+#[derive(Clone)]
+pub struct ScanLimiter(pub RateLimiter);
+
+/// What recording a scan reaches: the shared state and the scans' own
+/// (each registered as `Data` by the composition root).
+#[derive(Clone, Copy)]
+struct Resolver<'a> {
+    state: &'a SharedState,
+    holders: &'a GtinHolders,
+    writers: &'a ScanWriters,
+    review_key: &'a TokenKey,
+}
 
 #[derive(Serialize)]
 struct ProductJson<'a> {
@@ -187,7 +206,15 @@ fn consumer_id(req: &Request) -> Option<Uuid> {
 }
 
 #[handler]
-pub async fn resolve(req: &Request, Data(state): Data<&SharedState>) -> Response {
+pub async fn resolve(
+    req: &Request,
+    Data(state): Data<&SharedState>,
+    Data(holders): Data<&GtinHolders>,
+    Data(writers): Data<&ScanWriters>,
+    Data(limiter): Data<&ScanLimiter>,
+    Data(ip_places): Data<&Option<IpPlaces>>,
+    Data(review_key): Data<&TokenKey>,
+) -> Response {
     let path = req.uri().path();
     let rest = path.strip_prefix("/01/").unwrap_or_default();
     let link = match DigitalLink::parse(rest) {
@@ -203,8 +230,8 @@ pub async fn resolve(req: &Request, Data(state): Data<&SharedState>) -> Response
         }
     };
     match link_type(req).as_deref() {
-        Some("all") => return linkset(req, state, &link).await,
-        Some("gs1:dpp") => return passport(req, state, &link).await,
+        Some("all") => return linkset(req, state, holders, &link).await,
+        Some("gs1:dpp") => return passport(req, state, holders, &link).await,
         // Any other link type is answered with the default link, the scan
         // page, as GS1's resolver standard asks.
         _ => {}
@@ -218,8 +245,8 @@ pub async fn resolve(req: &Request, Data(state): Data<&SharedState>) -> Response
         )
     };
     let ip = client_ip(req, state);
-    let allowed = state.scan_limiter.allow(ip);
-    let place = match (&state.ip_places, ip) {
+    let allowed = limiter.0.allow(ip);
+    let place = match (ip_places, ip) {
         (Some(db), Some(ip)) if agent != AgentClass::Bot => {
             db.place(ip).unwrap_or_else(Place::unknown)
         }
@@ -228,7 +255,13 @@ pub async fn resolve(req: &Request, Data(state): Data<&SharedState>) -> Response
     let known_consumer = consumer_id(req);
     let consumer = known_consumer.unwrap_or_else(Uuid::new_v4);
     let for_page = !wants_json(req);
-    let outcome = match record(state, &link, agent, allowed, &place, consumer, for_page).await {
+    let resolver = Resolver {
+        state,
+        holders,
+        writers,
+        review_key,
+    };
+    let outcome = match record(resolver, &link, agent, allowed, &place, consumer, for_page).await {
         Ok(Some(outcome)) => outcome,
         Ok(None) => {
             return problem(
@@ -269,13 +302,14 @@ pub async fn resolve(req: &Request, Data(state): Data<&SharedState>) -> Response
 /// `linkType=gs1:dpp`: the public part of the product's passport (the
 /// lot's own when it has one), as JSON or a page. It names the product, not
 /// the code, and records no scan.
-async fn passport(req: &Request, state: &SharedState, link: &DigitalLink) -> Response {
+async fn passport(
+    req: &Request,
+    state: &SharedState,
+    holders: &GtinHolders,
+    link: &DigitalLink,
+) -> Response {
     let found = async {
-        let Some(tenant) = state
-            .gtin_holders
-            .holder(&state.db.platform, &link.gtin)
-            .await?
-        else {
+        let Some(tenant) = holders.holder(&state.db.platform, &link.gtin).await? else {
             return Ok::<_, anyhow::Error>(None);
         };
         let mut conn = state.db.read_tenant(&tenant).await?;
@@ -324,12 +358,13 @@ fn link_type(req: &Request) -> Option<String> {
 /// `linkType=all`: the links this resolver has for the code, as an RFC 9264
 /// linkset (`application/linkset+json`). It names the page, never what the
 /// code is; asking for it records no scan.
-async fn linkset(req: &Request, state: &SharedState, link: &DigitalLink) -> Response {
-    match state
-        .gtin_holders
-        .holder(&state.db.platform, &link.gtin)
-        .await
-    {
+async fn linkset(
+    req: &Request,
+    state: &SharedState,
+    holders: &GtinHolders,
+    link: &DigitalLink,
+) -> Response {
+    match holders.holder(&state.db.platform, &link.gtin).await {
         Ok(Some(_)) => {}
         Ok(None) => {
             return problem(
@@ -386,7 +421,7 @@ async fn linkset(req: &Request, state: &SharedState, link: &DigitalLink) -> Resp
 /// connection, committed by itself (ADR 0014): ingestion is what the
 /// resolver does most.
 async fn record(
-    state: &SharedState,
+    resolver: Resolver<'_>,
     link: &DigitalLink,
     agent: AgentClass,
     allowed: bool,
@@ -411,11 +446,13 @@ async fn record(
             Verdict::Genuine
         }
     };
-    let Some(tenant) = state
-        .gtin_holders
-        .holder(&state.db.platform, &link.gtin)
-        .await?
-    else {
+    let Resolver {
+        state,
+        holders,
+        writers,
+        review_key,
+    } = resolver;
+    let Some(tenant) = holders.holder(&state.db.platform, &link.gtin).await? else {
         return Ok(allowed.then(not_recognised));
     };
     let serial = Serial::decode(&link.serial).map(Serial::to_db);
@@ -457,20 +494,21 @@ async fn record(
     }
     // Written together with the other scans coming in (a batch per brand);
     // no connection is held while waiting.
-    let written = super::ingest::ScanWriters::write(
-        state,
-        &tenant,
-        super::ingest::NewScan {
-            serial,
-            gtin: link.gtin.clone(),
-            lot: link.lot.clone(),
-            serial_text: link.serial.clone(),
-            agent: agent.as_str(),
-            place: place.clone(),
-            consumer,
-        },
-    )
-    .await?;
+    let written = writers
+        .write(
+            state,
+            &tenant,
+            super::ingest::NewScan {
+                serial,
+                gtin: link.gtin.clone(),
+                lot: link.lot.clone(),
+                serial_text: link.serial.clone(),
+                agent: agent.as_str(),
+                place: place.clone(),
+                consumer,
+            },
+        )
+        .await?;
     let Some(recorded) = written else {
         return Ok(Some(not_recognised()));
     };
@@ -515,11 +553,7 @@ async fn record(
     Ok(Some(Outcome {
         verdict: verdict(code.suspicious),
         scans_before: i64::from(code.scans),
-        review_token: Some(
-            state
-                .review_key
-                .sign(tenant.id, recorded.scan_id, Utc::now()),
-        ),
+        review_token: Some(review_key.sign(tenant.id, recorded.scan_id, Utc::now())),
         reviews,
         passport_html,
         journey,

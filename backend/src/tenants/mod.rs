@@ -14,8 +14,8 @@ pub mod seed;
 pub mod store;
 
 use chrono::{DateTime, Utc};
+use poem_openapi::Object;
 use poem_openapi::registry::MetaSchema;
-use poem_openapi::{Enum, Object};
 use sqlx::PgPool;
 use uuid::Uuid;
 
@@ -25,87 +25,8 @@ use crate::http::error::ApiError;
 use crate::http::input::{TextRule, plain_text};
 use crate::trimmed_plain_text_pattern;
 
+pub use crate::tenancy::{Ident, TenantKind, TenantRef};
 pub use onboard::{FirstAccount, Onboarding, PreparedTenant, onboard, schema_for};
-
-/// A lower-case SQL identifier (`^[a-z][a-z0-9_]{0,62}$`), safe to interpolate
-/// into `SET LOCAL ROLE` and `search_path`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ident(String);
-
-impl Ident {
-    pub fn parse(s: &str) -> Option<Self> {
-        let ok = (1..=63).contains(&s.len())
-            && s.starts_with(|c: char| c.is_ascii_lowercase())
-            && s.chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-        ok.then(|| Self(s.to_string()))
-    }
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-#[derive(Enum, Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
-#[oai(rename_all = "lowercase")]
-#[serde(rename_all = "lowercase")]
-pub enum TenantKind {
-    Brand,
-    Client,
-}
-
-impl TenantKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TenantKind::Brand => "brand",
-            TenantKind::Client => "client",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "brand" => Some(Self::Brand),
-            "client" => Some(Self::Client),
-            _ => None,
-        }
-    }
-}
-
-/// What a request needs to know about its tenant.
-#[derive(Clone, Debug)]
-pub struct TenantRef {
-    pub id: Uuid,
-    pub client_id: String,
-    pub kind: TenantKind,
-    pub schema_name: Ident,
-    pub role_name: Ident,
-}
-
-impl TenantRef {
-    /// Builds a TenantRef from stored columns, refusing anything that is not a
-    /// plain identifier (the table's CHECK constraints say the same).
-    pub fn from_columns(
-        id: Uuid,
-        client_id: String,
-        kind: &str,
-        schema: &str,
-        role: &str,
-    ) -> Result<Self, anyhow::Error> {
-        Ok(Self {
-            id,
-            client_id,
-            kind: TenantKind::parse(kind)
-                .ok_or_else(|| anyhow::anyhow!("tenant {id}: unknown kind {kind:?}"))?,
-            schema_name: Ident::parse(schema)
-                .ok_or_else(|| anyhow::anyhow!("tenant {id}: bad schema name"))?,
-            role_name: Ident::parse(role)
-                .ok_or_else(|| anyhow::anyhow!("tenant {id}: bad role name"))?,
-        })
-    }
-
-    /// The Casbin domain of this tenant's users: `brand:acme`, `client:clientA`.
-    pub fn access_domain(&self) -> String {
-        format!("{}:{}", self.kind.as_str(), self.client_id)
-    }
-}
 
 // A tenant as platform admins see it.
 #[derive(Object, Debug, sqlx::FromRow)]
@@ -300,7 +221,7 @@ pub fn default_modules(kind: TenantKind) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Ident, OrganisationName};
+    use super::OrganisationName;
 
     #[test]
     fn organisation_names() {
@@ -311,23 +232,5 @@ mod tests {
         assert!(OrganisationName::parse("   ").is_err());
         assert!(OrganisationName::parse(&"é".repeat(200)).is_ok());
         assert!(OrganisationName::parse(&"é".repeat(201)).is_err());
-    }
-
-    #[test]
-    fn idents() {
-        assert!(Ident::parse("brand_acme").is_some());
-        assert!(Ident::parse("client_a").is_some());
-        for bad in [
-            "",
-            "Brand",
-            "1abc",
-            "a-b",
-            "a b",
-            "a\"b",
-            "a;drop",
-            &"a".repeat(64),
-        ] {
-            assert!(Ident::parse(bad).is_none(), "{bad}");
-        }
     }
 }

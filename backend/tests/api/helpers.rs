@@ -8,11 +8,11 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
 use brandops::accounts::{Email, NewAccount, PersonName, Role};
+use brandops::app::Application;
 use brandops::audit::Actor;
-use brandops::auth::password::Passwords;
 use brandops::config::{Secret, Settings};
-use brandops::http::startup::Application;
 use brandops::http::state::SharedState;
+use brandops::identity::password::Passwords;
 use brandops::tenants::{
     OrganisationName, PreparedTenant, TenantKind, TenantRef, default_modules, onboard, schema_for,
 };

@@ -256,7 +256,7 @@ async fn a_body_that_is_not_json_is_a_declared_415() {
     let err: Value = resp.json().await.unwrap();
     assert_eq!(err["code"], "unsupported_media_type");
     let contract: serde_yaml::Value =
-        serde_yaml::from_str(&brandops::http::api::spec_yaml()).unwrap();
+        serde_yaml::from_str(&brandops::app::api::spec_yaml()).unwrap();
     for (path, method) in [
         ("/api/auth/login", "post"),
         ("/api/organisation", "put"),

@@ -5,7 +5,7 @@
 fn openapi_yaml_is_up_to_date() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../openapi.yaml");
     let committed = std::fs::read_to_string(&path).expect("openapi.yaml exists at the repo root");
-    let generated = brandops::http::api::spec_yaml();
+    let generated = brandops::app::api::spec_yaml();
     assert!(
         committed == generated,
         "openapi.yaml is stale: run `make openapi` and commit the result"
@@ -14,7 +14,7 @@ fn openapi_yaml_is_up_to_date() {
 
 #[test]
 fn every_operation_declares_its_errors_in_the_envelope() {
-    let doc: serde_yaml::Value = serde_yaml::from_str(&brandops::http::api::spec_yaml()).unwrap();
+    let doc: serde_yaml::Value = serde_yaml::from_str(&brandops::app::api::spec_yaml()).unwrap();
     for (path, item) in doc["paths"].as_mapping().unwrap() {
         for (method, op) in item.as_mapping().unwrap() {
             let responses = op["responses"].as_mapping().unwrap();

@@ -297,7 +297,7 @@ async fn the_cli_onboards_lists_and_suspends_tenants() {
 
 #[tokio::test]
 async fn a_recreated_database_of_the_same_name_can_be_set_up_again() {
-    use brandops::auth::password::Passwords;
+    use brandops::identity::password::Passwords;
     use brandops::tenants::{FirstAccount, Onboarding, onboard};
 
     let url = fresh_database().await;

@@ -2,7 +2,8 @@
 //! service under `/api`. `openapi.yaml` at the repository root is this
 //! service's spec (`brandops openapi`); a test fails when it is stale.
 //!
-//! A new domain adds its API struct to [`Apis`], the one list of them.
+//! A new domain adds its API struct to [`Apis`], the one list of them, and
+//! an operation that takes more than 64 KiB its limit to [`BODY_LIMITS`].
 
 use poem_openapi::OpenApiService;
 
@@ -14,6 +15,7 @@ use crate::codes::api::CodesApi;
 use crate::companies::api::CompaniesApi;
 use crate::epcis::api::EpcisApi;
 use crate::http::health::HealthApi;
+use crate::http::operations::BodyLimits;
 use crate::labels::api::LabelsApi;
 use crate::organisation::api::OrganisationApi;
 use crate::passports::api::PassportsApi;
@@ -48,6 +50,25 @@ pub type Apis = (
         BatchUpdatesApi,
     ),
 );
+
+/// The operations whose bodies are not the guard's default 64 KiB ones.
+pub const BODY_LIMITS: BodyLimits = BodyLimits {
+    larger: &[
+        // A 5 MB image and its multipart framing.
+        ("addProductImage", 5 * 1024 * 1024 + 64 * 1024),
+        // 5000 products with long descriptions.
+        ("importProducts", 4 * 1024 * 1024),
+        // An EPCIS document of up to 1,000 events.
+        ("captureEpcis", crate::epcis::MAX_CAPTURE_BYTES),
+    ],
+    streamed: &[
+        // A batch-update file of up to a million rows and its framing.
+        (
+            "createBatchUpdate",
+            crate::batch_updates::MAX_FILE_BYTES + 64 * 1024,
+        ),
+    ],
+};
 
 pub fn service() -> OpenApiService<Apis, ()> {
     OpenApiService::new(Apis::default(), "brandops API", env!("CARGO_PKG_VERSION"))

@@ -1,0 +1,143 @@
+//! Every route in one place: the API behind the guard, its docs, the
+//! domains' public routes outside `/api`, and the web app with its
+//! client-side routes falling back to index.html. Each domain's own state is
+//! registered here as poem `Data` ([`DomainData`]), for the handlers that
+//! take it (`Data<&ScanWriters>`).
+
+use poem::endpoint::StaticFilesEndpoint;
+use poem::middleware::{CookieJarManager, SetHeader};
+use poem::{EndpointExt, IntoEndpoint, Route};
+
+use super::api;
+use crate::config::Settings;
+use crate::http::guard::{Guard, LoadSession};
+use crate::http::rate_limit::RateLimiter;
+use crate::http::state::SharedState;
+use crate::reviews::TokenKey;
+use crate::reviews::public::ReviewLimiter;
+use crate::scans::geo::IpPlaces;
+use crate::scans::holders::GtinHolders;
+use crate::scans::ingest::ScanWriters;
+use crate::scans::locate::LocateLimiter;
+use crate::scans::resolver::ScanLimiter;
+
+/// Reviews one address may send per minute.
+const REVIEWS_PER_MINUTE: u32 = 10;
+
+/// The domains' own state, each part its own poem `Data` (all are handles:
+/// a request's copy shares them).
+#[derive(Clone)]
+pub struct DomainData {
+    /// Which brand holds a GTIN (the resolver's lookup, remembered briefly).
+    gtin_holders: GtinHolders,
+    /// The brands' scan writers (people's scans are written in batches).
+    scan_writers: ScanWriters,
+    /// The offline IP database that places scans (`GEOIP_MMDB`), if any.
+    ip_places: Option<IpPlaces>,
+    /// The public resolver's per-address limit.
+    scan_limiter: ScanLimiter,
+    /// Places one address may share per minute (`POST /r/locate`).
+    locate_limiter: LocateLimiter,
+    /// Reviews one address may send per minute.
+    review_limiter: ReviewLimiter,
+    /// Signs the review tokens of scans (derived from `DB_ROLE_SECRET`).
+    review_key: TokenKey,
+}
+
+impl DomainData {
+    pub fn new(settings: &Settings) -> anyhow::Result<Self> {
+        let ip_places = match &settings.geoip_mmdb {
+            Some(path) => Some(IpPlaces::open(path)?),
+            None => None,
+        };
+        Ok(Self {
+            gtin_holders: GtinHolders::default(),
+            scan_writers: ScanWriters::default(),
+            ip_places,
+            scan_limiter: ScanLimiter(RateLimiter::new(settings.scan_rate_per_minute)),
+            locate_limiter: LocateLimiter(RateLimiter::new(settings.locate_rate_per_minute)),
+            review_limiter: ReviewLimiter(RateLimiter::new(REVIEWS_PER_MINUTE)),
+            review_key: TokenKey::derive(settings.db_role_secret.expose()),
+        })
+    }
+}
+
+/// The web app's Content-Security-Policy: its own scripts, styles, images
+/// and API only; no inline script, no plug-ins, never framed. (The API docs
+/// under /api/docs are Swagger UI's own page, inline script included; like
+/// every answer they carry `X-Frame-Options: DENY`.)
+const WEB_APP_CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; \
+     base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+/// All routes: the API (behind the guard, which loads sessions with
+/// `load_session`), its docs, the public routes and the web app.
+pub fn routes(
+    state: SharedState,
+    domains: DomainData,
+    load_session: LoadSession,
+) -> impl poem::Endpoint {
+    let service = api::service();
+    let docs = service.swagger_ui();
+    let spec = service.spec_endpoint_yaml();
+    let frontend = state.settings.frontend_dir.clone();
+    // API answers carry sessions and CSRF tokens: never stored by a cache.
+    let api = service
+        .with(Guard::new(state.clone(), load_session))
+        .with(SetHeader::new().overriding("cache-control", "no-store"));
+    let web_app: poem::endpoint::BoxEndpoint<'static> = if frontend.join("index.html").is_file() {
+        StaticFilesEndpoint::new(frontend)
+            .index_file("index.html")
+            .fallback_to_index()
+            .boxed()
+    } else {
+        tracing::warn!(dir = %frontend.display(), "web app not built; serving the API only");
+        poem::endpoint::make_sync(|_| {
+            poem::web::Html(
+                "<!doctype html><title>brandops</title><p>The web app is not built. \
+                 Run <code>make run</code>, which builds it; the API is at \
+                 <a href=\"/api/docs\">/api/docs</a>.</p>",
+            )
+        })
+        .map_to_response()
+        .boxed()
+    };
+    let web_app = web_app
+        .catch_all_error(|err| async move { err.into_response() })
+        .with(SetHeader::new().overriding("content-security-policy", WEB_APP_CSP));
+    let mut headers = SetHeader::new()
+        .overriding("x-content-type-options", "nosniff")
+        .overriding("referrer-policy", "same-origin")
+        .overriding("x-frame-options", "DENY");
+    if state.settings.secure_cookies() {
+        headers = headers.overriding(
+            "strict-transport-security",
+            "max-age=63072000; includeSubDomains",
+        );
+    }
+    Route::new()
+        .nest("/api/docs", docs)
+        .at("/api/openapi.yaml", spec)
+        .nest("/api", api)
+        // GS1 Digital Link URIs of codes: the public resolver (issue 9).
+        .at("/01/*rest", poem::get(crate::scans::resolver::resolve))
+        // The scan page's review form.
+        .at("/r/review", poem::post(crate::reviews::public::add_review))
+        // The scan page's "share my place" (with the consumer's consent).
+        .at("/r/locate", poem::post(crate::scans::locate::locate))
+        .at("/r/scan.js", poem::get(crate::scans::page::script))
+        .nest("/", web_app)
+        // Errors become answers here, so that they carry the headers too.
+        .catch_all_error(|err| async move { err.into_response() })
+        .with(headers)
+        .with(CookieJarManager::new())
+        .data(state)
+        .data(domains.gtin_holders)
+        .data(domains.scan_writers)
+        .data(domains.ip_places)
+        .data(domains.scan_limiter)
+        .data(domains.locate_limiter)
+        .data(domains.review_limiter)
+        .data(domains.review_key)
+        .into_endpoint()
+}
