@@ -1,5 +1,6 @@
 //! HTTP infrastructure: the API assembly, the error envelope, the request
-//! guard and security schemes, the access policy, start-up and health.
+//! guard and security schemes, the access policy, start-up and health, and
+//! the HTML escape of the pages the server renders.
 //! Domains (`accounts`, `auth`, `organisation`, `tenants`, ...) plug their
 //! `#[OpenApi]` structs into [`api::Apis`].
 
@@ -8,6 +9,7 @@ pub mod api;
 pub mod error;
 pub mod guard;
 pub mod health;
+pub mod html;
 pub mod input;
 pub mod operations;
 pub mod rate_limit;
