@@ -179,7 +179,10 @@ async fn main() {
         .create_product(
             "Bench tablets",
             "BENCH-B",
-            &format!("{gtin_body}{}", brandops::products::check_digit(gtin_body)),
+            &format!(
+                "{gtin_body}{}",
+                brandops::gs1::check_digit(gtin_body).unwrap()
+            ),
         )
         .await;
     let mut bulk_lots: Vec<String> = Vec::new();

@@ -4,6 +4,8 @@
 //! - `config`, `telemetry`: settings from the environment, structured logs;
 //! - `db`: pools, platform and tenant transactions, migrations, tenant schemas;
 //! - `storage`: files (images, label outputs) through `object_store`;
+//! - `gs1`: GS1 numbers (check digits, GTIN, GLN, SSCC), character set 82
+//!   and Digital Link path segments;
 //! - `jobs`: the background job runner (code generation, label printing);
 //! - `http`: the error envelope, request guard, security schemes, access
 //!   policy, operations table, input rules and health;
@@ -34,6 +36,7 @@ pub mod app;
 pub mod audit;
 pub mod config;
 pub mod db;
+pub mod gs1;
 pub mod http;
 pub mod identity;
 pub mod jobs;

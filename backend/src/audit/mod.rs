@@ -1,10 +1,16 @@
-//! The audit log: who did what, to whom, when (`platform.audit_log`).
+//! The audit log: who did what, to whom, when (`platform.audit_log`), for
+//! every domain. Infrastructure: it imports no domain module.
+//!
+//! - from a platform transaction: [`record`];
+//! - from a tenant's transaction, with the change it records:
+//!   [`record_own_tenant`] (the domain's prefix must be listed in
+//!   `platform.tenant_audit_domains`, see `docs/adding-a-domain.md`).
 
 pub mod store;
 
 use uuid::Uuid;
 
-pub use store::record;
+pub use store::{record, record_own_tenant};
 
 /// Who performed an action: a signed-in account, or the command line.
 #[derive(Clone, Debug)]

@@ -27,8 +27,8 @@ use chrono::{DateTime, NaiveDate, Utc};
 use poem_openapi::{Enum, Object};
 use uuid::Uuid;
 
-use crate::codes::{Serial, is_gs1_cset82};
-use crate::products::check_digit;
+use crate::codes::Serial;
+use crate::gs1::{self, NumberError};
 
 /// The columns of a file, in the template's order. A file may order them as
 /// it likes (the header row names them); all are required.
@@ -275,19 +275,12 @@ pub fn parse_code(cell: &str) -> Option<Serial> {
 
 /// A GTIN-8, -12, -13 or -14 with a right check digit, as 14 digits.
 pub fn parse_gtin(cell: &str) -> Result<String, &'static str> {
-    let digits = cell.trim();
-    if !matches!(digits.len(), 8 | 12 | 13 | 14) || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err("must be a GTIN of 8, 12, 13 or 14 digits.");
-    }
-    let gtin = if digits.len() == 14 {
-        digits.to_string()
-    } else {
-        format!("{digits:0>14}")
-    };
-    if check_digit(&gtin[..13]) != gtin.as_bytes()[13] - b'0' {
-        return Err("has a wrong check digit: check the number on the product's barcode.");
-    }
-    Ok(gtin)
+    gs1::gtin14(cell.trim()).map_err(|err| match err {
+        NumberError::Shape => "must be a GTIN of 8, 12, 13 or 14 digits.",
+        NumberError::CheckDigit => {
+            "has a wrong check digit: check the number on the product's barcode."
+        }
+    })
 }
 
 /// A date as `YYYY-MM-DD`.
@@ -346,8 +339,7 @@ pub fn check_row(
         }
     };
     let batch = batch.trim();
-    let batch_ok = (1..=20).contains(&batch.chars().count()) && batch.chars().all(is_gs1_cset82);
-    if !batch_ok {
+    if !gs1::is_lot_or_serial(batch) {
         problem(
             "batch_number",
             "batch_number must be 1 to 20 characters: letters, digits and the GS1 punctuation ! \" % & ' ( ) * + , - . / : ; < = > ? _ (no spaces).".into(),

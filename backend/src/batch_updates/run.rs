@@ -246,10 +246,10 @@ async fn work(state: &SharedState, tenant: &TenantRef, id: Uuid) -> anyhow::Resu
         email: String::new(),
         ip: None,
     };
-    crate::organisation::store::audit_own_tenant(
+    crate::audit::record_own_tenant(
         &mut tx,
         &actor,
-        "organisation.batch_update_applied",
+        "batch_update.applied",
         &id.to_string(),
         serde_json::json!({
             "file_name": update.file_name,

@@ -32,6 +32,7 @@ use poem_openapi::registry::MetaSchema;
 use poem_openapi::{Enum, Object};
 use uuid::Uuid;
 
+use crate::gs1;
 use crate::http::error::ApiError;
 use crate::http::input::{IsoDate, TextRule};
 
@@ -213,41 +214,13 @@ impl std::fmt::Display for Serial {
     }
 }
 
-/// GS1's character set 82 (the characters AI 10 and AI 21 may hold).
-pub fn is_gs1_cset82(c: char) -> bool {
-    c.is_ascii_alphanumeric()
-        || matches!(
-            c,
-            '!' | '"'
-                | '%'
-                | '&'
-                | '\''
-                | '('
-                | ')'
-                | '*'
-                | '+'
-                | ','
-                | '-'
-                | '.'
-                | '/'
-                | ':'
-                | ';'
-                | '<'
-                | '='
-                | '>'
-                | '?'
-                | '_'
-        )
-}
-
 /// A lot number (GS1 AI 10): 1 to 20 characters of GS1's character set 82.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LotNumber(String);
 
 impl LotNumber {
     pub fn parse(raw: &str) -> Result<Self, ApiError> {
-        let ok = (1..=20).contains(&raw.chars().count()) && raw.chars().all(is_gs1_cset82);
-        if !ok {
+        if !gs1::is_lot_or_serial(raw) {
             return Err(ApiError::invalid_input(
                 "lot.number must be 1 to 20 characters: letters, digits and the GS1 punctuation ! \" % & ' ( ) * + , - . / : ; < = > ? _ (no spaces).",
             ));
@@ -319,20 +292,6 @@ impl TextRule for ResolverBase {
     }
 }
 
-/// Percent-encodes `value` for a URI path segment: every byte outside RFC
-/// 3986's unreserved set (as GS1 Digital Link asks for AI values).
-pub fn percent_encode(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for b in value.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
 /// What the codes of one job share: the URI up to the serial and the CSV
 /// columns around it. Each code then costs one small write.
 #[derive(Clone, Debug)]
@@ -355,7 +314,7 @@ impl CodeBase {
         let mut uri_prefix = format!("{}/01/{gtin}", resolver_base.trim_end_matches('/'));
         if let Some(lot) = lot {
             uri_prefix.push_str("/10/");
-            uri_prefix.push_str(&percent_encode(lot));
+            uri_prefix.push_str(&gs1::percent_encode(lot));
         }
         uri_prefix.push_str("/21/");
         let expiry = expires_on

@@ -11,6 +11,7 @@ use super::{
     Cin, Company, CompanyBatch, CompanyCodeCounts, CompanyName, CompanyProduct, RegisteredAddress,
     store,
 };
+use crate::audit;
 use crate::db::unique_violation;
 use crate::error_responses;
 use crate::http::error::ApiError;
@@ -19,7 +20,6 @@ use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
 use crate::json_response;
-use crate::organisation::store::audit_own_tenant;
 
 #[derive(Default)]
 pub struct CompaniesApi;
@@ -103,10 +103,10 @@ impl CompaniesApi {
         let address = RegisteredAddress::parse(body.registered_address.as_str())?;
         let id = Uuid::new_v4();
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
-        audit_own_tenant(
+        audit::record_own_tenant(
             &mut tx,
             &caller.actor,
-            "organisation.company_added",
+            "company.added",
             &id.to_string(),
             serde_json::json!({ "cin": cin.as_str(), "name": name.as_str() }),
         )

@@ -19,6 +19,7 @@ use super::{
 };
 use crate::codes::LotNumber;
 use crate::error_responses;
+use crate::gs1;
 use crate::http::error::ApiError;
 use crate::http::input::{IsoDate, Optional, Text, TextRule};
 use crate::http::security::TenantSession;
@@ -666,7 +667,9 @@ impl EpcisApi {
             } else if is_step(&view, &["commissioning"]) {
                 for q in &view.quantities {
                     if let Some((_, lot)) = q.epc_class.split_once("/10/") {
-                        let lot = super::percent_decode(lot.split('/').next().unwrap_or_default());
+                        // A lot whose escapes do not decode is shown as written.
+                        let lot = lot.split('/').next().unwrap_or_default();
+                        let lot = gs1::percent_decode(lot).unwrap_or_else(|| lot.to_string());
                         if !lots.contains(&lot) {
                             lots.push(lot);
                         }

@@ -28,9 +28,9 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use crate::codes::CodeJobRow;
+use crate::gs1;
 use crate::http::error::ApiError;
 use crate::http::input::TextRule;
-use crate::products::check_digit;
 
 /// The JSON-LD context of EPCIS 2.0 documents.
 pub const EPCIS_CONTEXT: &str = "https://ref.gs1.org/standards/epcis/epcis-context.jsonld";
@@ -89,15 +89,6 @@ fn digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// The GTIN-14 of 8, 12, 13 or 14 digits with a right check digit.
-fn gtin14(raw: &str) -> Option<String> {
-    if !matches!(raw.len(), 8 | 12 | 13 | 14) || !digits(raw) {
-        return None;
-    }
-    let g = format!("{raw:0>14}");
-    (check_digit(&g[..13]) == g.as_bytes()[13] - b'0').then_some(g)
-}
-
 /// The GTIN-14 an EPC or EPC class names: a GS1 Digital Link URI
 /// (`…/01/{gtin}/…`), or an SGTIN / LGTIN URN (`urn:epc:id:sgtin:`,
 /// `urn:epc:class:lgtin:`, `urn:epc:idpat:sgtin:`). None for anything else
@@ -115,7 +106,7 @@ pub fn gtin_of(id: &str) -> Option<String> {
                 return None;
             }
             let body = format!("{}{cp}{}", &iir[..1], &iir[1..]);
-            return Some(format!("{body}{}", check_digit(&body)));
+            return Some(format!("{body}{}", gs1::check_digit(&body)?));
         }
     }
     if id.starts_with("https://") || id.starts_with("http://") {
@@ -124,18 +115,13 @@ pub fn gtin_of(id: &str) -> Option<String> {
         let segments: Vec<&str> = path.split('/').collect();
         for pair in segments.windows(2) {
             if pair[0] == "01"
-                && let Some(g) = gtin14(pair[1])
+                && let Ok(g) = gs1::gtin14(pair[1])
             {
                 return Some(g);
             }
         }
     }
     None
-}
-
-/// A GLN's 13 digits with a right check digit.
-fn valid_gln(gln: &str) -> bool {
-    gln.len() == 13 && digits(gln) && check_digit(&gln[..12]) == gln.as_bytes()[12] - b'0'
 }
 
 /// A location of an event (its `readPoint` or `bizLocation`): a GLN (13
@@ -157,7 +143,7 @@ impl Location {
             ))
         };
         if raw.len() == 13 && digits(raw) {
-            return if valid_gln(raw) {
+            return if gs1::gln(raw).is_ok() {
                 Ok(Self(format!("https://id.gs1.org/414/{raw}")))
             } else {
                 Err(wrong_check())
@@ -178,7 +164,7 @@ impl Location {
                     return Err(bad());
                 }
             }
-            return if valid_gln(gln) {
+            return if gs1::gln(gln).is_ok() {
                 Ok(Self(raw.to_string()))
             } else {
                 Err(wrong_check())
@@ -224,17 +210,15 @@ pub struct Sscc(String);
 
 impl Sscc {
     pub fn parse(raw: &str) -> Result<Self, ApiError> {
-        if raw.len() != 18 || !digits(raw) {
-            return Err(ApiError::invalid_input(
+        match gs1::sscc(raw) {
+            Ok(sscc) => Ok(Self(sscc)),
+            Err(gs1::NumberError::Shape) => Err(ApiError::invalid_input(
                 "container must be an SSCC: 18 digits.",
-            ));
-        }
-        if check_digit(&raw[..17]) != raw.as_bytes()[17] - b'0' {
-            return Err(ApiError::invalid_input(
+            )),
+            Err(gs1::NumberError::CheckDigit) => Err(ApiError::invalid_input(
                 "container has a wrong check digit: check the SSCC on its label.",
-            ));
+            )),
         }
-        Ok(Self(raw.to_string()))
     }
     pub fn uri(&self) -> String {
         format!("https://id.gs1.org/00/{}", self.0)
@@ -258,33 +242,10 @@ pub fn product_class(gtin: &str, lot: Option<&str>) -> String {
     match lot {
         Some(lot) => format!(
             "https://id.gs1.org/01/{gtin}/10/{}",
-            crate::codes::percent_encode(lot)
+            gs1::percent_encode(lot)
         ),
         None => format!("https://id.gs1.org/01/{gtin}"),
     }
-}
-
-/// Undoes [`crate::codes::percent_encode`] (a lot in a class URI); bytes
-/// that do not decode stay as they are.
-pub fn percent_decode(value: &str) -> String {
-    let bytes = value.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && let Some(b) = std::str::from_utf8(&bytes[i + 1..i + 3])
-                .ok()
-                .and_then(|hex| u8::from_str_radix(hex, 16).ok())
-        {
-            out.push(b);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// A CBV 2.0 value as its bare word (`shipping`), whichever of its
@@ -468,7 +429,7 @@ pub fn describe(
             .split_once("/414/")
             .map(|(_, rest)| rest.split('/').next().unwrap_or_default())
             .filter(|_| id.starts_with("http"))
-            && !valid_gln(gln)
+            && gs1::gln(gln).is_err()
         {
             return Err(DocumentError::new(
                 format!("{pointer}/{key}/id"),

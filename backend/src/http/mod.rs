@@ -1,13 +1,14 @@
 //! HTTP infrastructure: the error envelope, the request guard and security
 //! schemes, the access policy, the operations table, input rules, rate
-//! limits and health. It imports no domain: the composition root
-//! (`crate::app`) assembles the domains' `#[OpenApi]` structs, routes and
-//! state, and starts the server.
+//! limits, health and the HTML escape of server-rendered pages. It imports
+//! no domain: the composition root (`crate::app`) assembles the domains'
+//! `#[OpenApi]` structs, routes and state, and starts the server.
 
 pub mod access;
 pub mod error;
 pub mod guard;
 pub mod health;
+pub mod html;
 pub mod input;
 pub mod operations;
 pub mod rate_limit;

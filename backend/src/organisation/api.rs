@@ -6,6 +6,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 
 use super::store;
+use crate::audit;
 use crate::error_responses;
 use crate::http::error::ApiError;
 use crate::http::input::Text;
@@ -145,7 +146,7 @@ impl OrganisationApi {
         let tenant = &caller.tenant;
         let name = OrganisationName::parse(body.name.as_str())?;
         let mut tx = state.db.begin_tenant(tenant).await?;
-        store::audit_own_tenant(
+        audit::record_own_tenant(
             &mut tx,
             &caller.actor,
             "organisation.rename",

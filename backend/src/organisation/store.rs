@@ -4,7 +4,6 @@
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
 
-use crate::audit::Actor;
 use crate::tenants::OrganisationName;
 
 /// The platform's facts about a tenant: its status, user limit, modules and
@@ -47,27 +46,6 @@ pub async fn insert_settings(
 ) -> Result<(), sqlx::Error> {
     sqlx::query("INSERT INTO org_settings (display_name) VALUES ($1)")
         .bind(name.as_str())
-        .execute(conn)
-        .await?;
-    Ok(())
-}
-
-/// Records an `organisation.*` action of `actor` on the organisation this
-/// tenant connection belongs to (`platform.tenant_audit`), in the caller's
-/// transaction: the record and the change commit together or not at all.
-pub async fn audit_own_tenant(
-    conn: &mut PgConnection,
-    actor: &Actor,
-    action: &str,
-    target: &str,
-    detail: serde_json::Value,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("SELECT platform.tenant_audit($1, $2, $3, $4, $5)")
-        .bind(action)
-        .bind(target)
-        .bind(detail)
-        .bind(actor.account_id)
-        .bind(&actor.ip)
         .execute(conn)
         .await?;
     Ok(())

@@ -11,6 +11,7 @@ use uuid::Uuid;
 
 use super::PassportData;
 use super::store::{self, StoredVersion};
+use crate::audit;
 use crate::codes::LotNumber;
 use crate::db::unique_violation;
 use crate::error_responses;
@@ -20,7 +21,6 @@ use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
 use crate::json_response;
-use crate::organisation::store::audit_own_tenant;
 
 #[derive(Default)]
 pub struct PassportsApi;
@@ -273,7 +273,7 @@ impl PassportsApi {
     /// passport, which then replaces the product's for that lot): the whole
     /// document, as a new version. Earlier versions stay as they were.
     /// Answers the new version. The save is recorded in the organisation's
-    /// audit log (`organisation.passport_saved`).
+    /// audit log (`passport.saved`).
     #[oai(
         path = "/passports/:product_id",
         method = "put",
@@ -304,10 +304,10 @@ impl PassportsApi {
         if !lot.is_empty() {
             detail["lot"] = serde_json::Value::String(lot.clone());
         }
-        audit_own_tenant(
+        audit::record_own_tenant(
             &mut tx,
             &caller.actor,
-            "organisation.passport_saved",
+            "passport.saved",
             &id.to_string(),
             detail,
         )

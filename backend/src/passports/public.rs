@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::store::StoredVersion;
 use super::{DocumentsSection, HttpsUrl, PassportData, PublicSection};
-use crate::scans::page::escape;
+use crate::http::html::escape;
 
 /// A passport as the public sees it. Serializes as
 /// `{product_id, product_name, gtin, lot?, version, updated_at, sections}`,

@@ -8,6 +8,7 @@ use poem_openapi::{Object, OpenApi};
 use uuid::Uuid;
 
 use super::{Review, store};
+use crate::audit;
 use crate::auth::tokens_equal;
 use crate::error_responses;
 use crate::http::error::ApiError;
@@ -16,7 +17,6 @@ use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
 use crate::json_response;
-use crate::organisation::store::audit_own_tenant;
 
 #[derive(Default)]
 pub struct ReviewsApi;
@@ -105,13 +105,13 @@ impl ReviewsApi {
         let review = store::set_hidden(&mut tx, id, body.0.hidden, caller.session.account_id)
             .await?
             .ok_or_else(no_such_review)?;
-        audit_own_tenant(
+        audit::record_own_tenant(
             &mut tx,
             &caller.actor,
             if review.hidden {
-                "organisation.review_hidden"
+                "review.hidden"
             } else {
-                "organisation.review_shown"
+                "review.shown"
             },
             &review.id.to_string(),
             serde_json::json!({ "product_id": review.product_id }),

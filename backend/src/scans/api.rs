@@ -14,6 +14,7 @@ use poem_openapi::{Object, OpenApi};
 use uuid::Uuid;
 
 use super::{ScanSettings, Verdict, store};
+use crate::audit;
 use crate::codes::Serial;
 use crate::error_responses;
 use crate::http::error::ApiError;
@@ -22,7 +23,6 @@ use crate::http::security::{SignedIn, TenantSession};
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
 use crate::json_response;
-use crate::organisation::store::audit_own_tenant;
 use crate::tenants::TenantRef;
 use crate::tenants::onboard::ClientIdInPath;
 
@@ -665,10 +665,10 @@ impl ScansApi {
         let rules = body.0;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         store::set_settings(&mut tx, &rules, caller.session.account_id).await?;
-        audit_own_tenant(
+        audit::record_own_tenant(
             &mut tx,
             &caller.actor,
-            "organisation.scan_rules",
+            "scan.settings_changed",
             &caller.tenant.client_id,
             serde_json::json!({
                 "suspicious_scan_count": rules.suspicious_scan_count,

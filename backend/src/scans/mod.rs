@@ -30,8 +30,7 @@ pub mod store;
 
 use poem_openapi::{Enum, Object};
 
-use crate::codes::is_gs1_cset82;
-use crate::products::check_digit;
+use crate::gs1::{self, NumberError};
 
 /// What the resolver says of a code.
 #[derive(Enum, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -85,38 +84,20 @@ fn bad(message: impl Into<String>) -> BadLink {
     BadLink(message.into())
 }
 
-/// Decodes a path segment's percent-escapes (UTF-8 only).
-fn percent_decode(segment: &str) -> Option<String> {
-    let bytes = segment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = segment.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
 /// An AI 10 or AI 21 value: 1 to 20 characters of GS1's character set 82.
 fn ai_value(ai: &str, name: &str, raw: &str) -> Result<String, BadLink> {
-    let value = percent_decode(raw)
+    let value = gs1::percent_decode(raw)
         .ok_or_else(|| bad(format!("The {name} (AI {ai}) is not correctly encoded.")))?;
     let len = value.chars().count();
     if len == 0 {
         return Err(bad(format!("The {name} (AI {ai}) is empty.")));
     }
-    if len > 20 {
+    if len > gs1::MAX_LOT_OR_SERIAL_LEN {
         return Err(bad(format!(
             "The {name} (AI {ai}) is {len} characters long; GS1 allows at most 20."
         )));
     }
-    if !value.chars().all(is_gs1_cset82) {
+    if !value.chars().all(gs1::is_cset82) {
         return Err(bad(format!(
             "The {name} (AI {ai}) holds characters GS1 does not allow: only letters, digits and ! \" % & ' ( ) * + , - . / : ; < = > ? _"
         )));
@@ -128,18 +109,17 @@ impl DigitalLink {
     /// Reads the path after the `/01/` of a URI (`{gtin}/10/{lot}/21/{serial}`).
     pub fn parse(rest: &str) -> Result<Self, BadLink> {
         let mut segments = rest.trim_end_matches('/').split('/');
-        let gtin = segments.next().unwrap_or_default();
-        if !matches!(gtin.len(), 8 | 12 | 13 | 14) || !gtin.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(bad(
-                "The GTIN (AI 01) must be 8, 12, 13 or 14 digits.".to_string()
-            ));
-        }
-        let gtin = format!("{gtin:0>14}");
-        if check_digit(&gtin[..13]) != gtin.as_bytes()[13] - b'0' {
-            return Err(bad(
-                "The GTIN (AI 01) has a wrong check digit: this is not a valid product number.",
-            ));
-        }
+        let gtin = match gs1::gtin14(segments.next().unwrap_or_default()) {
+            Ok(gtin) => gtin,
+            Err(NumberError::Shape) => {
+                return Err(bad("The GTIN (AI 01) must be 8, 12, 13 or 14 digits."));
+            }
+            Err(NumberError::CheckDigit) => {
+                return Err(bad(
+                    "The GTIN (AI 01) has a wrong check digit: this is not a valid product number.",
+                ));
+            }
+        };
         let mut lot = None;
         let mut serial = None;
         while let Some(ai) = segments.next() {

@@ -9,6 +9,7 @@ use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
 use super::Verdict;
+use crate::http::html::escape;
 
 /// What the page shows of a resolved code.
 pub struct ScanView<'a> {
@@ -114,22 +115,6 @@ pub fn script() -> poem::Response {
         .content_type("text/javascript; charset=utf-8")
         .header("cache-control", "public, max-age=3600")
         .body(SCRIPT)
-}
-
-/// Escapes text for HTML content and attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 fn page(title: &str, body: &str) -> String {

@@ -389,10 +389,10 @@ async fn linkset(
     let mut anchor = format!("{}/01/{}", state.settings.public_url(), link.gtin);
     if let Some(lot) = &link.lot {
         anchor.push_str("/10/");
-        anchor.push_str(&crate::codes::percent_encode(lot));
+        anchor.push_str(&crate::gs1::percent_encode(lot));
     }
     anchor.push_str("/21/");
-    anchor.push_str(&crate::codes::percent_encode(&link.serial));
+    anchor.push_str(&crate::gs1::percent_encode(&link.serial));
     let page = serde_json::json!([{
         "href": anchor,
         "title": "Product check: is this pack genuine?",

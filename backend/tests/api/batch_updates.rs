@@ -150,10 +150,7 @@ async fn a_csv_is_checked_by_a_dry_run_then_applied_whole() {
     assert_eq!(applied["batches"][0]["expires_on"], "2028-01-31");
     assert_eq!(applied["created_by_name"], employee.user["name"]);
     assert_eq!(code_batches(&app, &a).await, 5);
-    assert_eq!(
-        app.audited(&a, "organisation.batch_update_applied").await,
-        1
-    );
+    assert_eq!(app.audited(&a, "batch_update.applied").await, 1);
 
     let id = applied["id"].as_str().unwrap();
     let (status, kind, result) =
@@ -388,10 +385,7 @@ async fn a_failure_while_writing_leaves_nothing_and_the_retry_applies_once() {
     assert_eq!(now["rows_applied"], 0, "{now}");
     assert_eq!(app.rows(&a, "batches").await, 0, "no batch is half-written");
     assert_eq!(code_batches(&app, &a).await, 0);
-    assert_eq!(
-        app.audited(&a, "organisation.batch_update_applied").await,
-        0
-    );
+    assert_eq!(app.audited(&a, "batch_update.applied").await, 0);
 
     // The database accepts again; the next try applies the whole file once.
     sqlx::query(sqlx::AssertSqlSafe(format!(
@@ -412,10 +406,7 @@ async fn a_failure_while_writing_leaves_nothing_and_the_retry_applies_once() {
     assert_eq!(done["rows_applied"], 700, "{done}");
     assert_eq!(code_batches(&app, &a).await, 700);
     assert_eq!(app.rows(&a, "batches").await, 1);
-    assert_eq!(
-        app.audited(&a, "organisation.batch_update_applied").await,
-        1
-    );
+    assert_eq!(app.audited(&a, "batch_update.applied").await, 1);
     assert!(
         queue_entry(&app, id).await.is_none(),
         "the job left the queue"

@@ -62,7 +62,7 @@ async fn each_part_of_a_cin_is_checked_and_named() {
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
     assert_eq!(app.rows(&a, "companies").await, 0);
-    assert_eq!(app.audited(&a, "organisation.company_added").await, 0);
+    assert_eq!(app.audited(&a, "company.added").await, 0);
 }
 
 #[tokio::test]
@@ -89,10 +89,10 @@ async fn admins_add_companies_employees_read_them() {
     );
     // Markup is kept as text.
     assert_eq!(first["name"], "<b>Beta</b> Pharma Pvt Ltd");
-    assert_eq!(app.audited(&a, "organisation.company_added").await, 2);
+    assert_eq!(app.audited(&a, "company.added").await, 2);
     let (target, detail): (String, Value) = sqlx::query_as(
         "SELECT target, detail FROM platform.audit_log
-         WHERE action = 'organisation.company_added' AND tenant_id = $1 ORDER BY id DESC LIMIT 1",
+         WHERE action = 'company.added' AND tenant_id = $1 ORDER BY id DESC LIMIT 1",
     )
     .bind(a.tenant.id)
     .fetch_one(&app.owner)
@@ -120,7 +120,7 @@ async fn admins_add_companies_employees_read_them() {
         format!("A company with the CIN {CIN} is already registered in your organisation.")
     );
     assert_eq!(app.rows(&a, "companies").await, 2);
-    assert_eq!(app.audited(&a, "organisation.company_added").await, 2);
+    assert_eq!(app.audited(&a, "company.added").await, 2);
 
     // Employees may not add one.
     let (status, err) = employee
@@ -248,9 +248,9 @@ async fn a_company_that_fails_to_be_stored_leaves_no_audit_record() {
     let (status, err) = admin.post("/api/companies", company(CIN, "Doomed")).await;
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{err}");
     assert_eq!(app.rows(&a, "companies").await, 0);
-    assert_eq!(app.audited(&a, "organisation.company_added").await, 0);
+    assert_eq!(app.audited(&a, "company.added").await, 0);
     create(&admin, CIN, "Fine").await;
-    assert_eq!(app.audited(&a, "organisation.company_added").await, 1);
+    assert_eq!(app.audited(&a, "company.added").await, 1);
 }
 
 /// Stores, as the owner, a product of `company` in the tenant with a lot of

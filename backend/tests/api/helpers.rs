@@ -371,7 +371,7 @@ pub fn gtin() -> String {
     let seed = u64::from(uuid::Uuid::new_v4().as_u128() as u32) * 1000
         + NEXT.fetch_add(1, Ordering::Relaxed) % 1000;
     let body = format!("{:012}", seed % 1_000_000_000_000);
-    format!("{body}{}", brandops::products::check_digit(&body))
+    format!("{body}{}", brandops::gs1::check_digit(&body).unwrap())
 }
 
 /// A product a test created, as the API answered it.

@@ -359,6 +359,145 @@ async fn tenant_functions_act_only_for_the_calling_tenant() {
     assert_eq!((b_count, evil), (1, 0));
 }
 
+/// `platform.tenant_audit` (through `audit::record_own_tenant`) records for
+/// the calling tenant only, as one of its accounts, under a domain's prefix:
+/// an injected call cannot write a row as another tenant's account, nor an
+/// action the platform records itself (`user.add`, `tenant.create`, …), nor
+/// change which prefixes are allowed.
+#[tokio::test]
+async fn tenant_audit_rows_are_the_callers_own_under_a_domains_prefix() {
+    let app = TestApp::spawn().await;
+    let (a, b) = two_brands(&app).await;
+    let db = &app.state.db;
+    let account = |email: String| {
+        let owner = app.owner.clone();
+        async move {
+            sqlx::query_scalar::<_, uuid::Uuid>("SELECT id FROM platform.accounts WHERE email = $1")
+                .bind(email)
+                .fetch_one(&owner)
+                .await
+                .unwrap()
+        }
+    };
+    let a_admin = account(a.admin.clone()).await;
+    let b_admin = account(b.admin.clone()).await;
+    let rows = async || -> i64 {
+        sqlx::query_scalar("SELECT count(*) FROM platform.audit_log WHERE target = 'audit-probe'")
+            .fetch_one(&app.owner)
+            .await
+            .unwrap()
+    };
+
+    // Another tenant's account, or no account, as the actor: refused, even
+    // with an allowed action.
+    for actor in [Some(b_admin), None] {
+        let mut tx = db.begin_tenant(&a.tenant).await.unwrap();
+        let err = sqlx::query(
+            "SELECT platform.tenant_audit('passport.saved', 'audit-probe', '{}', $1, NULL)",
+        )
+        .bind(actor)
+        .execute(&mut *tx)
+        .await
+        .unwrap_err();
+        assert_eq!(sqlstate(&err).as_deref(), Some("42501"), "{actor:?}: {err}");
+    }
+
+    // The platform's own actions, unknown prefixes and malformed names:
+    // refused.
+    for action in [
+        "user.add",
+        "user.remove",
+        "tenant.create",
+        "tenant.limits",
+        "auth.login",
+        "platform_admin.create",
+        "widget.created",
+        "passport",
+        "passport.",
+        ".saved",
+        "Passport.saved",
+        "passport.Saved",
+        "passport.saved.twice",
+        "passport.saved;",
+        " passport.saved",
+        "passports.saved",
+        "organisation_x.rename",
+        "",
+    ] {
+        let mut tx = db.begin_tenant(&a.tenant).await.unwrap();
+        let err = sqlx::query("SELECT platform.tenant_audit($1, 'audit-probe', '{}', $2, NULL)")
+            .bind(action)
+            .bind(a_admin)
+            .execute(&mut *tx)
+            .await
+            .unwrap_err();
+        assert_eq!(
+            sqlstate(&err).as_deref(),
+            Some("22023"),
+            "{action:?}: {err}"
+        );
+    }
+    let mut tx = db.begin_tenant(&a.tenant).await.unwrap();
+    let err = sqlx::query("SELECT platform.tenant_audit(NULL, 'audit-probe', '{}', $1, NULL)")
+        .bind(a_admin)
+        .execute(&mut *tx)
+        .await
+        .unwrap_err();
+    assert_eq!(sqlstate(&err).as_deref(), Some("22023"), "{err}");
+    drop(tx);
+
+    // The list of prefixes is out of a tenant's reach.
+    for sql in [
+        "SELECT * FROM platform.tenant_audit_domains",
+        "INSERT INTO platform.tenant_audit_domains (prefix, domain) VALUES ('user_x', 'x')",
+        "UPDATE platform.tenant_audit_domains SET prefix = 'user_x' WHERE prefix = 'passport'",
+        "DELETE FROM platform.tenant_audit_domains",
+    ] {
+        let mut tx = db.begin_tenant(&a.tenant).await.unwrap();
+        refused(inject(&mut tx, sql).await, sql);
+    }
+    assert_eq!(rows().await, 0, "nothing refused was recorded");
+
+    // Each domain's prefix is recorded, always for the calling tenant and
+    // its own account.
+    let mut tx = db.begin_tenant(&a.tenant).await.unwrap();
+    for action in [
+        "organisation.rename",
+        "company.added",
+        "review.hidden",
+        "scan.settings_changed",
+        "batch_update.applied",
+        "passport.saved",
+    ] {
+        brandops::audit::record_own_tenant(
+            &mut tx,
+            &brandops::audit::Actor {
+                account_id: Some(a_admin),
+                email: "ignored@example.test".into(),
+                ip: Some("192.0.2.1".into()),
+            },
+            action,
+            "audit-probe",
+            json!({}),
+        )
+        .await
+        .unwrap_or_else(|err| panic!("{action}: {err}"));
+    }
+    tx.commit().await.unwrap();
+    let recorded: Vec<(uuid::Uuid, String, String)> = sqlx::query_as(
+        "SELECT tenant_id, actor_email, action FROM platform.audit_log
+         WHERE target = 'audit-probe' ORDER BY id",
+    )
+    .fetch_all(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(recorded.len(), 6);
+    // Never B's, whose admin was named above.
+    for (tenant, email, action) in &recorded {
+        assert_eq!((tenant, email), (&a.tenant.id, &a.admin), "{action}");
+    }
+}
+
 #[tokio::test]
 async fn login_roles_need_their_derived_password() {
     let app = TestApp::spawn().await;

@@ -777,7 +777,7 @@ async fn a_passport_saved_before_per_field_visibility_reads_as_it_was() {
 async fn save_audits(app: &TestApp, t: &TestTenant) -> Vec<(String, Value)> {
     sqlx::query_as(
         "SELECT target, detail FROM platform.audit_log
-         WHERE action = 'organisation.passport_saved' AND tenant_id = $1 ORDER BY id",
+         WHERE action = 'passport.saved' AND tenant_id = $1 ORDER BY id",
     )
     .bind(t.tenant.id)
     .fetch_all(&app.owner)
@@ -809,7 +809,7 @@ async fn every_save_is_audited() {
     );
     let actors: Vec<Option<String>> = sqlx::query_scalar(
         "SELECT actor_email FROM platform.audit_log
-         WHERE action = 'organisation.passport_saved' AND tenant_id = $1 ORDER BY id",
+         WHERE action = 'passport.saved' AND tenant_id = $1 ORDER BY id",
     )
     .bind(brand.tenant.id)
     .fetch_all(&app.owner)

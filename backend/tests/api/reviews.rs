@@ -125,7 +125,13 @@ async fn a_consumer_reviews_a_real_scan_once_and_the_brand_moderates_it() {
         )
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    assert_eq!(app.audited(&brand, "organisation.review_hidden").await, 1);
+    assert_eq!(app.audited(&brand, "review.hidden").await, 1);
+    assert_eq!(app.audited(&brand, "review.shown").await, 0);
+    let (status, shown) = admin
+        .patch(&format!("/api/reviews/{id}"), json!({"hidden": false}))
+        .await;
+    assert_eq!((status, &shown["hidden"]), (StatusCode::OK, &json!(false)));
+    assert_eq!(app.audited(&brand, "review.shown").await, 1);
 }
 
 #[tokio::test]

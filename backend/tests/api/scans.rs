@@ -713,7 +713,7 @@ async fn scan_rules_are_validated_and_only_admins_change_them() {
     assert_eq!(saved, change);
     let (_, rules) = manager.get("/api/scan-settings").await;
     assert_eq!(rules, change);
-    assert_eq!(app.audited(&brand, "organisation.scan_rules").await, 1);
+    assert_eq!(app.audited(&brand, "scan.settings_changed").await, 1);
 }
 
 #[tokio::test]

@@ -8,7 +8,7 @@ use super::{LabelData, RenderError};
 pub(crate) const GS: char = '\u{1D}';
 
 /// Longest lot or serial number GS1 allows (AI 10 and AI 21).
-const MAX_VARIABLE_LEN: usize = 20;
+const MAX_VARIABLE_LEN: usize = crate::gs1::MAX_LOT_OR_SERIAL_LEN;
 /// Longest URI accepted for the QR code.
 const MAX_URI_LEN: usize = 1000;
 
@@ -108,28 +108,6 @@ pub(crate) fn yymmdd(date: chrono::NaiveDate) -> String {
     )
 }
 
-/// Whether `c` belongs to GS1 AI encodable character set 82, the characters
-/// allowed in lot and serial numbers.
-pub(crate) fn is_cset82(c: char) -> bool {
-    matches!(c,
-        '!' | '"' | '%' | '&' | '\'' | '(' | ')' | '*' | '+' | ',' | '-' | '.' | '/'
-        | '0'..='9' | ':' | ';' | '<' | '=' | '>' | '?' | 'A'..='Z' | '_' | 'a'..='z')
-}
-
-/// Whether a 14-digit string has a valid GS1 mod-10 check digit.
-fn gtin_check_digit_ok(digits: &[u8]) -> bool {
-    let Some((&check, body)) = digits.split_last() else {
-        return false;
-    };
-    let sum: u32 = body
-        .iter()
-        .rev()
-        .enumerate()
-        .map(|(i, d)| u32::from(d - b'0') * if i % 2 == 0 { 3 } else { 1 })
-        .sum();
-    (10 - sum % 10) % 10 == u32::from(check - b'0')
-}
-
 /// Checks the fields of one label. `position` (1-based) is used in the
 /// error message.
 ///
@@ -154,7 +132,7 @@ pub fn validate_label(label: &LabelData, position: u64) -> Result<(), RenderErro
             ),
         ));
     }
-    if !gtin_check_digit_ok(gtin) {
+    if !crate::gs1::check_digit_ok(&label.gtin) {
         return Err(invalid(
             "gtin",
             format!(
@@ -207,7 +185,7 @@ fn check_variable(what: &str, value: &str) -> Result<(), String> {
             "the {what} must have 1 to {MAX_VARIABLE_LEN} characters (it has {len})."
         ));
     }
-    if let Some(bad) = value.chars().find(|c| !is_cset82(*c)) {
+    if let Some(bad) = value.chars().find(|c| !crate::gs1::is_cset82(*c)) {
         return Err(format!(
             "the {what} {value:?} contains {bad:?}; GS1 allows only letters A–Z and a–z, digits and !\"%&'()*+,-./:;<=>?_"
         ));

@@ -97,13 +97,10 @@ fn date(y: i32, m: u32, d: u32) -> NaiveDate {
 
 /// A GTIN-14 from 13 digits plus its computed check digit.
 fn gtin(body: &str) -> String {
-    let sum: u32 = body
-        .bytes()
-        .rev()
-        .enumerate()
-        .map(|(i, d)| u32::from(d - b'0') * if i % 2 == 0 { 3 } else { 1 })
-        .sum();
-    format!("{body}{}", (10 - sum % 10) % 10)
+    format!(
+        "{body}{}",
+        crate::gs1::check_digit(body).expect("13 digits")
+    )
 }
 
 /// Label `i` of a batch: lot, expiry and serial vary so that every label has

@@ -1069,7 +1069,7 @@ export interface paths {
          *     passport, which then replaces the product's for that lot): the whole
          *     document, as a new version. Earlier versions stay as they were.
          *     Answers the new version. The save is recorded in the organisation's
-         *     audit log (`organisation.passport_saved`).
+         *     audit log (`passport.saved`).
          */
         put: operations["savePassport"];
         post?: never;
