@@ -319,6 +319,8 @@ impl TextRule for ResolverBase {
     }
 }
 
+crate::text_parser!(LotNumber, ResolverBase);
+
 /// Percent-encodes `value` for a URI path segment: every byte outside RFC
 /// 3986's unreserved set (as GS1 Digital Link asks for AI values).
 pub fn percent_encode(value: &str) -> String {

@@ -11,6 +11,7 @@ pub mod health;
 pub mod input;
 pub mod operations;
 pub mod rate_limit;
+pub mod response;
 pub mod security;
 pub mod startup;
 pub mod state;

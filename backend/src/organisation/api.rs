@@ -6,13 +6,12 @@ use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 
 use super::store;
-use crate::error_responses;
-use crate::http::error::ApiError;
+use crate::http::error::{AccessError, ApiError, WriteError};
 use crate::http::input::Text;
+use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
-use crate::json_response;
 use crate::tenants::{MODULES, OrganisationName, TenantKind};
 
 #[derive(Default)]
@@ -55,14 +54,6 @@ pub struct Organisation {
 pub struct OrganisationUpdate {
     pub name: Text<OrganisationName>,
 }
-
-json_response!(OrganisationOk { 200 => Ok(Organisation) });
-error_responses!(OrganisationError { Unauthorized = 401, Forbidden = 403 });
-error_responses!(RenameError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-});
 
 impl OrganisationApi {
     async fn load(state: &SharedState, caller: &TenantSession) -> Result<Organisation, ApiError> {
@@ -124,8 +115,8 @@ impl OrganisationApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-    ) -> Result<OrganisationOk, OrganisationError> {
-        Ok(OrganisationOk::Ok(Json(Self::load(&state, &caller).await?)))
+    ) -> Result<JsonOk<Organisation>, AccessError> {
+        Ok(JsonOk(Self::load(&state, &caller).await?))
     }
 
     /// Rename the organisation (organisation admins).
@@ -141,9 +132,9 @@ impl OrganisationApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         body: Json<OrganisationUpdate>,
-    ) -> Result<OrganisationOk, RenameError> {
+    ) -> Result<JsonOk<Organisation>, WriteError> {
         let tenant = &caller.tenant;
-        let name = OrganisationName::parse(body.name.as_str())?;
+        let name = body.name.parse()?;
         let mut tx = state.db.begin_tenant(tenant).await?;
         store::audit_own_tenant(
             &mut tx,
@@ -155,6 +146,6 @@ impl OrganisationApi {
         .await?;
         store::rename(&mut tx, &name, caller.session.account_id).await?;
         tx.commit().await?;
-        Ok(OrganisationOk::Ok(Json(Self::load(&state, &caller).await?)))
+        Ok(JsonOk(Self::load(&state, &caller).await?))
     }
 }
