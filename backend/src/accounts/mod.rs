@@ -242,14 +242,6 @@ pub fn new_user_role(kind: TenantKind, raw: Option<&str>) -> Result<Role, ApiErr
     }
 }
 
-/// The value of a required text field, or "<what> is required.".
-pub fn required<'a>(value: Option<&'a str>, what: &str) -> Result<&'a str, ApiError> {
-    match value {
-        Some(v) if !v.trim().is_empty() => Ok(v),
-        _ => Err(ApiError::invalid_input(format!("{what} is required."))),
-    }
-}
-
 /// A page to open after signing in: an app path such as `/` or `/products`.
 pub struct LandingPage(String);
 
@@ -287,6 +279,8 @@ impl TextRule for LandingPage {
         );
     }
 }
+
+crate::text_parser!(Email, PersonName, NewPassword, LandingPage);
 
 #[cfg(test)]
 mod tests {

@@ -12,9 +12,9 @@ use uuid::Uuid;
 use super::{SESSION_COOKIE, Session, store, throttle};
 use crate::accounts::{PASSWORD_MAX, PASSWORD_PATTERN, Role};
 use crate::audit;
-use crate::error_responses;
-use crate::http::error::ApiError;
+use crate::http::error::{AccessError, ApiError, WriteThrottledError};
 use crate::http::input::{Text, TextRule, no_control_chars, plain_text};
+use crate::http::response::JsonOk;
 use crate::http::security::{SignedIn, authorize_public};
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -113,25 +113,12 @@ json_response!(
     LoginOk { 200 => Ok(LoginResponse) }
 );
 
-error_responses!(LoginError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    TooManyRequests = 429,
-});
-
-json_response!(SessionOk { 200 => Ok(SessionResponse) });
-
-error_responses!(SessionError { Unauthorized = 401, Forbidden = 403 });
-
 #[derive(ApiResponse)]
 pub enum LogoutOk {
     /// Signed out; the session no longer exists on the server.
     #[oai(status = 204)]
     NoContent,
 }
-
-error_responses!(LogoutError { Unauthorized = 401, Forbidden = 403 });
 
 const INVALID_CREDENTIALS: &str = "Invalid email or password.";
 
@@ -181,7 +168,7 @@ impl AuthApi {
         req: &Request,
         jar: &CookieJar,
         body: Json<LoginRequest>,
-    ) -> Result<LoginOk, LoginError> {
+    ) -> Result<LoginOk, WriteThrottledError> {
         let ctx = authorize_public(req)?;
         let email = body.email.as_str().trim().to_lowercase();
         let password = body.password.as_str();
@@ -295,15 +282,15 @@ impl AuthApi {
         &self,
         state: Data<&SharedState>,
         caller: SignedIn,
-    ) -> Result<SessionOk, SessionError> {
+    ) -> Result<JsonOk<SessionResponse>, AccessError> {
         let s = &caller.session;
-        Ok(SessionOk::Ok(Json(SessionResponse {
+        Ok(JsonOk(SessionResponse {
             user: SessionUser::from(s.as_ref()),
             csrf_token: s.csrf_token.clone(),
             allowed_paths: state
                 .access
                 .allowed_paths(s.role.as_str(), &s.access_domain()),
-        })))
+        }))
     }
 
     /// Sign out: the session is deleted on the server and the cookie cleared.
@@ -313,7 +300,7 @@ impl AuthApi {
         state: Data<&SharedState>,
         caller: SignedIn,
         jar: &CookieJar,
-    ) -> Result<LogoutOk, LogoutError> {
+    ) -> Result<LogoutOk, AccessError> {
         store::delete_session(&state.db.platform, &caller.session.id_hash).await?;
         audit::record(
             &state.db.platform,

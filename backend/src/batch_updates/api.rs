@@ -19,12 +19,13 @@ use super::{
     UpdateStatus, check_row, file_key, read, store,
 };
 use crate::db::unique_violation;
-use crate::http::error::ApiError;
+use crate::http::error::{AccessError, ApiError, LookupError, WriteConflictError};
 use crate::http::input::{Day, DryRun, Optional, OrDefault, PathId, Text};
+use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
-use crate::{error_responses, jobs, json_response};
+use crate::{jobs, json_response};
 
 #[derive(Default)]
 pub struct BatchUpdatesApi;
@@ -81,31 +82,10 @@ pub enum BatchUpdateBody {
     Form(Json<BatchForm>),
 }
 
-#[derive(ApiResponse)]
-pub enum BatchUpdateAccepted {
+json_response!(
     /// Queued: follow its progress with `GET /api/batch-updates/{id}`.
-    #[oai(status = 202)]
-    Accepted(Json<BatchUpdate>),
-}
-
-error_responses!(CreateBatchUpdateError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    Conflict = 409,
-    PayloadTooLarge = 413,
-    UnsupportedMediaType = 415,
-});
-error_responses!(BatchUpdateReadError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-});
-error_responses!(BatchUpdateListError {
-    Unauthorized = 401,
-    Forbidden = 403,
-});
+    BatchUpdateAccepted { 202 => Accepted(BatchUpdate) }
+);
 
 /// The organisation's batch updates, newest first.
 #[derive(Object, Debug)]
@@ -113,7 +93,6 @@ pub struct BatchUpdateList {
     /// At most 100.
     pub updates: Vec<BatchUpdate>,
 }
-json_response!(BatchUpdateListOk { 200 => Ok(BatchUpdateList) });
 
 /// One update with its problems and, once applied, its batches.
 #[derive(Object, Debug)]
@@ -125,7 +104,6 @@ pub struct BatchUpdateDetail {
     /// The batches it assigned, with their codes (empty unless applied).
     pub batches: Vec<store::BatchSummary>,
 }
-json_response!(BatchUpdateOk { 200 => Ok(BatchUpdateDetail) });
 
 #[derive(ApiResponse)]
 pub enum CsvFile {
@@ -149,11 +127,6 @@ pub enum XlsxFile {
         #[oai(header = "content-disposition")] String,
     ),
 }
-
-error_responses!(TemplateError {
-    Unauthorized = 401,
-    Forbidden = 403,
-});
 
 fn no_such_update() -> ApiError {
     ApiError::not_found("No such batch update in your organisation.")
@@ -429,8 +402,8 @@ impl BatchUpdatesApi {
         /// `true`: only check; `false`: check, then apply.
         dry_run: Query<Text<DryRun>>,
         body: BatchUpdateBody,
-    ) -> Result<BatchUpdateAccepted, CreateBatchUpdateError> {
-        let dry_run = dry_run.0.is_true()?;
+    ) -> Result<BatchUpdateAccepted, WriteConflictError> {
+        let dry_run = dry_run.0.parse()?;
         let id = Uuid::new_v4();
         let received = match body {
             BatchUpdateBody::File(file) => receive_file(&state, &caller, id, file.file).await?,
@@ -491,13 +464,11 @@ impl BatchUpdatesApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-    ) -> Result<BatchUpdateListOk, BatchUpdateListError> {
+    ) -> Result<JsonOk<BatchUpdateList>, AccessError> {
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let rows = store::list(&mut conn, 100).await?;
         conn.finish().await?;
-        Ok(BatchUpdateListOk::Ok(Json(BatchUpdateList {
-            updates: rows,
-        })))
+        Ok(JsonOk(BatchUpdateList { updates: rows }))
     }
 
     /// A CSV template: the header row with the columns in order.
@@ -506,7 +477,7 @@ impl BatchUpdatesApi {
         method = "get",
         operation_id = "getBatchUpdateTemplateCsv"
     )]
-    async fn template_csv(&self, _caller: TenantSession) -> Result<CsvFile, TemplateError> {
+    async fn template_csv(&self, _caller: TenantSession) -> Result<CsvFile, AccessError> {
         let mut text = COLUMNS.join(",");
         text.push('\n');
         Ok(CsvFile::Ok(
@@ -523,7 +494,7 @@ impl BatchUpdatesApi {
         method = "get",
         operation_id = "getBatchUpdateTemplateXlsx"
     )]
-    async fn template_xlsx(&self, _caller: TenantSession) -> Result<XlsxFile, TemplateError> {
+    async fn template_xlsx(&self, _caller: TenantSession) -> Result<XlsxFile, AccessError> {
         let bytes = super::template::xlsx().map_err(ApiError::from)?;
         Ok(XlsxFile::Ok(
             Binary(bytes),
@@ -543,9 +514,9 @@ impl BatchUpdatesApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         id: Path<PathId>,
-    ) -> Result<BatchUpdateOk, BatchUpdateReadError> {
+    ) -> Result<JsonOk<BatchUpdateDetail>, LookupError> {
         let id = id.0.or(no_such_update)?;
-        Ok(BatchUpdateOk::Ok(Json(detail(&state, &caller, id).await?)))
+        Ok(JsonOk(detail(&state, &caller, id).await?))
     }
 
     /// An update's result as CSV: its problems (`row,column,reason`) when
@@ -561,7 +532,7 @@ impl BatchUpdatesApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         id: Path<PathId>,
-    ) -> Result<CsvFile, BatchUpdateReadError> {
+    ) -> Result<CsvFile, LookupError> {
         let id = id.0.or(no_such_update)?;
         let d = detail(&state, &caller, id).await?;
         let text = super::template::result_csv(&d.update, &d.errors, &d.batches);

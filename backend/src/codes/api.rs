@@ -13,9 +13,11 @@ use uuid::Uuid;
 use super::{
     CodeJob, CodeJobRow, JobStatus, LotNumber, MAX_QUANTITY, ResolverBase, bulk, export, store,
 };
-use crate::error_responses;
-use crate::http::error::ApiError;
+use crate::http::error::{
+    AccessError, ApiError, LookupError, QueryError, StateError, WriteError, WriteStateError,
+};
 use crate::http::input::{IsoDate, Optional, PathId, Text};
+use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -118,58 +120,10 @@ pub struct BulkSummary {
     pub pending: i64,
 }
 
-json_response!(CodeLotListOk { 200 => Ok(CodeLotList) });
-json_response!(BulkSummaryOk { 200 => Ok(BulkSummary) });
-
 json_response!(
     /// Accepted: the job is queued; follow it with `GET /api/code-jobs/{id}`.
     CodeJobAccepted { 202 => Accepted(CodeJob) }
 );
-error_responses!(CreateCodeJobError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-    Conflict = 409,
-});
-json_response!(CodeJobOk { 200 => Ok(CodeJob) });
-json_response!(CodeSettingsOk { 200 => Ok(CodeSettings) });
-error_responses!(CodeSettingsError {
-    Unauthorized = 401,
-    Forbidden = 403,
-});
-error_responses!(CodeSettingsChangeError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-});
-json_response!(CodeJobListOk { 200 => Ok(CodeJobList) });
-error_responses!(CodeJobGetError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-});
-error_responses!(CodeJobListError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-});
-error_responses!(CodesDownloadError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-    Conflict = 409,
-});
-
-error_responses!(CodesBulkError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-    Conflict = 409,
-});
 
 #[derive(ApiResponse)]
 pub enum CodesCsv {
@@ -242,10 +196,8 @@ impl CodesApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-    ) -> Result<CodeSettingsOk, CodeSettingsError> {
-        Ok(CodeSettingsOk::Ok(Json(
-            code_settings(&state, &caller).await?,
-        )))
+    ) -> Result<JsonOk<CodeSettings>, AccessError> {
+        Ok(JsonOk(code_settings(&state, &caller).await?))
     }
 
     /// Set the organisation's resolver base (a domain that points at this
@@ -261,12 +213,8 @@ impl CodesApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         body: Json<CodeSettingsChange>,
-    ) -> Result<CodeSettingsOk, CodeSettingsChangeError> {
-        let base = body
-            .resolver_base
-            .as_ref()
-            .map(|b| ResolverBase::parse(b.as_str()))
-            .transpose()?;
+    ) -> Result<JsonOk<CodeSettings>, WriteError> {
+        let base = body.resolver_base.parse()?;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         store::set_resolver_base(
             &mut tx,
@@ -275,9 +223,7 @@ impl CodesApi {
         )
         .await?;
         tx.commit().await?;
-        Ok(CodeSettingsOk::Ok(Json(
-            code_settings(&state, &caller).await?,
-        )))
+        Ok(JsonOk(code_settings(&state, &caller).await?))
     }
 
     /// Start a job that generates serialized codes for a product (and lot).
@@ -289,7 +235,7 @@ impl CodesApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         body: Json<NewCodeJob>,
-    ) -> Result<CodeJobAccepted, CreateCodeJobError> {
+    ) -> Result<CodeJobAccepted, WriteStateError> {
         if !(1..=MAX_QUANTITY).contains(&body.quantity) {
             return Err(ApiError::invalid_input("quantity must be 1 to 10,000,000.").into());
         }
@@ -297,7 +243,7 @@ impl CodesApi {
         let lot = match body.lot.as_ref() {
             None => None,
             Some(lot) => {
-                let number = LotNumber::parse(lot.number.as_str())?;
+                let number = lot.number.parse()?;
                 let made = lot.manufactured_on.0.map(|d| d.0);
                 let expires = lot.expires_on.0.map(|d| d.0);
                 if let (Some(m), Some(e)) = (made, expires)
@@ -389,17 +335,17 @@ impl CodesApi {
         caller: TenantSession,
         /// Only this product's jobs.
         product_id: Query<Option<Uuid>>,
-    ) -> Result<CodeJobListOk, CodeJobListError> {
+    ) -> Result<JsonOk<CodeJobList>, QueryError> {
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         let jobs = store::list_jobs(&mut tx, product_id.0, LIST_LIMIT).await?;
         let (_, quota) = products::store::plan(&mut tx).await?;
         let reserved = store::reserved_codes(&mut tx).await?;
         drop(tx);
-        Ok(CodeJobListOk::Ok(Json(CodeJobList {
+        Ok(JsonOk(CodeJobList {
             jobs: jobs.iter().map(CodeJobRow::to_api).collect(),
             code_quota: quota,
             qr_codes_remaining: (quota - reserved).max(0),
-        })))
+        }))
     }
 
     /// One code job: its status and progress.
@@ -409,12 +355,12 @@ impl CodesApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         id: Path<PathId>,
-    ) -> Result<CodeJobOk, CodeJobGetError> {
+    ) -> Result<JsonOk<CodeJob>, LookupError> {
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let job = store::find_job(&mut conn, id.0.or(no_such_job)?)
             .await?
             .ok_or_else(no_such_job)?;
-        Ok(CodeJobOk::Ok(Json(job.to_api())))
+        Ok(JsonOk(job.to_api()))
     }
 
     /// The job's codes as CSV (`gtin,serial,lot,expiry,uri`), once it is
@@ -429,7 +375,7 @@ impl CodesApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         id: Path<PathId>,
-    ) -> Result<CodesCsv, CodesDownloadError> {
+    ) -> Result<CodesCsv, StateError> {
         let job = downloadable(&state, &caller, id.0.or(no_such_job)?).await?;
         let name = format!("attachment; filename=\"codes-{}.csv\"", job.id);
         let body = export::csv(state.db.clone(), caller.tenant.clone(), job);
@@ -448,7 +394,7 @@ impl CodesApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         id: Path<PathId>,
-    ) -> Result<CodesZip, CodesDownloadError> {
+    ) -> Result<CodesZip, StateError> {
         let job = downloadable(&state, &caller, id.0.or(no_such_job)?).await?;
         let product = {
             let mut conn = state.db.read_tenant(&caller.tenant).await?;
@@ -474,7 +420,7 @@ impl CodesApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-    ) -> Result<CodeLotListOk, CodeJobListError> {
+    ) -> Result<JsonOk<CodeLotList>, QueryError> {
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let mut rows = store::code_lots(&mut conn, LOTS_LIMIT + 1).await?;
         conn.finish().await?;
@@ -496,7 +442,7 @@ impl CodesApi {
                 last_job_at: r.last_job_at,
             })
             .collect();
-        Ok(CodeLotListOk::Ok(Json(CodeLotList { lots, more })))
+        Ok(JsonOk(CodeLotList { lots, more }))
     }
 
     /// What the bulk download (`GET /api/codes/bulk.zip`) of the same
@@ -518,7 +464,7 @@ impl CodesApi {
         from: Query<Option<IsoDate>>,
         /// The last day (UTC) of the jobs to count.
         to: Query<Option<IsoDate>>,
-    ) -> Result<BulkSummaryOk, CodesBulkError> {
+    ) -> Result<JsonOk<BulkSummary>, StateError> {
         let selection = bulk::Selection::parse(
             lot_id.0.unwrap_or_default(),
             from.0.map(|d| d.0),
@@ -531,11 +477,11 @@ impl CodesApi {
             jobs
         };
         let (files, pending) = bulk::files(&selection, jobs)?;
-        Ok(BulkSummaryOk::Ok(Json(BulkSummary {
+        Ok(JsonOk(BulkSummary {
             files: files.len() as i64,
             codes: files.iter().map(|f| i64::from(f.job.generated)).sum(),
             pending: pending.len() as i64,
-        })))
+        }))
     }
 
     /// The codes of chosen lots (batches), or of the code jobs created from
@@ -560,7 +506,7 @@ impl CodesApi {
         from: Query<Option<IsoDate>>,
         /// The last day (UTC) of the jobs to download.
         to: Query<Option<IsoDate>>,
-    ) -> Result<CodesZip, CodesBulkError> {
+    ) -> Result<CodesZip, StateError> {
         let selection = bulk::Selection::parse(
             lot_id.0.unwrap_or_default(),
             from.0.map(|d| d.0),

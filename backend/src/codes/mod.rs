@@ -292,6 +292,8 @@ impl TextRule for ResolverBase {
     }
 }
 
+crate::text_parser!(LotNumber, ResolverBase);
+
 /// What the codes of one job share: the URI up to the serial and the CSV
 /// columns around it. Each code then costs one small write.
 #[derive(Clone, Debug)]

@@ -13,9 +13,9 @@ use super::{
 };
 use crate::audit;
 use crate::db::unique_violation;
-use crate::error_responses;
-use crate::http::error::ApiError;
+use crate::http::error::{AccessError, ApiError, NotFoundError, WriteConflictError};
 use crate::http::input::{PathId, Text};
+use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -51,24 +51,10 @@ pub struct CompanyOverview {
     pub codes: CompanyCodeCounts,
 }
 
-json_response!(CompanyListOk { 200 => Ok(CompanyList) });
-error_responses!(CompanyListError { Unauthorized = 401, Forbidden = 403 });
 json_response!(
     /// Created.
     CompanyCreated { 201 => Created(Company) }
 );
-error_responses!(CompanyCreateError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    Conflict = 409,
-});
-json_response!(CompanyOverviewOk { 200 => Ok(CompanyOverview) });
-error_responses!(CompanyOverviewError {
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-});
 
 fn no_such_company() -> ApiError {
     ApiError::not_found("No such company in your organisation.")
@@ -82,10 +68,10 @@ impl CompaniesApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-    ) -> Result<CompanyListOk, CompanyListError> {
+    ) -> Result<JsonOk<CompanyList>, AccessError> {
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let companies = store::list(&mut conn).await?;
-        Ok(CompanyListOk::Ok(Json(CompanyList { companies })))
+        Ok(JsonOk(CompanyList { companies }))
     }
 
     /// Adds a company (organisation admins). Its CIN is checked part by
@@ -97,10 +83,10 @@ impl CompaniesApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         body: Json<NewCompany>,
-    ) -> Result<CompanyCreated, CompanyCreateError> {
-        let cin = Cin::parse(body.cin.as_str())?;
-        let name = CompanyName::parse(body.name.as_str())?;
-        let address = RegisteredAddress::parse(body.registered_address.as_str())?;
+    ) -> Result<CompanyCreated, WriteConflictError> {
+        let cin = body.cin.parse()?;
+        let name = body.name.parse()?;
+        let address = body.registered_address.parse()?;
         let id = Uuid::new_v4();
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         audit::record_own_tenant(
@@ -144,7 +130,7 @@ impl CompaniesApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         id: Path<PathId>,
-    ) -> Result<CompanyOverviewOk, CompanyOverviewError> {
+    ) -> Result<JsonOk<CompanyOverview>, NotFoundError> {
         let id = id.0.or(no_such_company)?;
         // One snapshot for the company and its figures.
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
@@ -155,11 +141,11 @@ impl CompaniesApi {
         let batches = store::batches(&mut tx, id).await?;
         let codes = store::code_counts(&mut tx, id).await?;
         drop(tx);
-        Ok(CompanyOverviewOk::Ok(Json(CompanyOverview {
+        Ok(JsonOk(CompanyOverview {
             company,
             products,
             batches,
             codes,
-        })))
+        }))
     }
 }

@@ -232,6 +232,8 @@ impl TextRule for RegisteredAddress {
     }
 }
 
+crate::text_parser!(Cin, CompanyName, RegisteredAddress);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,15 +18,15 @@ use super::{
     StepKind,
 };
 use crate::codes::LotNumber;
-use crate::error_responses;
 use crate::gs1;
-use crate::http::error::ApiError;
-use crate::http::input::{IsoDate, Optional, Text, TextRule};
+use crate::http::error::{ApiError, LookupError, WriteLookupError};
+use crate::http::input::{IsoDate, Optional, ParseText, Text, TextRule};
+use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
-use crate::json_response;
 use crate::products::Skuid;
+use crate::{error_responses, json_response};
 
 #[derive(Default)]
 pub struct EpcisApi;
@@ -88,12 +88,6 @@ pub enum ExportAnswer {
     #[oai(status = 200)]
     Ok(Json<Value>, #[oai(header = "next-cursor")] Option<String>),
 }
-error_responses!(ExportError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-});
 
 /// A packing, shipping or receiving staff record.
 #[derive(Object, Debug)]
@@ -119,18 +113,10 @@ pub struct RecordStep {
     pub event_time: Optional<DateTime<Utc>>,
 }
 
-#[derive(ApiResponse)]
-pub enum RecordAnswer {
+json_response!(
     /// The event stored.
-    #[oai(status = 201)]
-    Recorded(Json<EventView>),
-}
-error_responses!(RecordError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-});
+    RecordAnswer { 201 => Recorded(EventView) }
+);
 
 /// The product a journey or traceability is of.
 #[derive(Object, Debug)]
@@ -238,21 +224,22 @@ pub struct Traceability {
     pub truncated: bool,
 }
 
-json_response!(JourneyOk { 200 => Ok(ProductJourney) });
-json_response!(TraceabilityOk { 200 => Ok(Traceability) });
-error_responses!(TraceError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-});
-
 /// A page cursor of the export.
 pub struct Cursor;
 
 impl TextRule for Cursor {
     fn limits(schema: &mut MetaSchema) {
         schema.pattern = Some("^[0-9]{1,18}$".into());
+    }
+}
+
+/// The position after which the page starts.
+impl ParseText for Cursor {
+    type Output = i64;
+    fn parse_text(raw: &str) -> Result<i64, ApiError> {
+        raw.parse::<i64>().map_err(|_| {
+            ApiError::invalid_input("after must be the next-cursor of an earlier page.")
+        })
     }
 }
 
@@ -268,7 +255,7 @@ async fn product(
     conn: &mut sqlx::PgConnection,
     skuid: &Text<Skuid>,
 ) -> Result<ProductRef, ApiError> {
-    let skuid = Skuid::parse(skuid.as_str())?;
+    let skuid = skuid.parse()?;
     store::product_by_skuid(conn, skuid.as_str())
         .await?
         .ok_or_else(no_such_product)
@@ -439,7 +426,7 @@ impl EpcisApi {
         to: Query<Option<DateTime<Utc>>>,
         after: Query<Option<Text<Cursor>>>,
         #[oai(validator(minimum(value = "1"), maximum(value = "500")))] limit: Query<Option<u32>>,
-    ) -> Result<ExportAnswer, ExportError> {
+    ) -> Result<ExportAnswer, LookupError> {
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let (gtin, containers) = match &skuid.0 {
             Some(s) => {
@@ -449,24 +436,8 @@ impl EpcisApi {
             }
             None => (None, Vec::new()),
         };
-        let biz_step = match biz_step.0.as_ref().map(Text::as_str) {
-            Some(s)
-                if s.is_empty() || s.len() > 200 || !s.bytes().all(|b| b.is_ascii_graphic()) =>
-            {
-                return Err(ApiError::invalid_input(
-                    "biz_step must be a CBV word (such as shipping) or a URI: 1 to 200 characters without spaces.",
-                )
-                .into());
-            }
-            Some(s) => Some(super::cbv_word(s)),
-            None => None,
-        };
-        let after = match after.0.as_ref().map(Text::as_str) {
-            Some(a) => Some(a.parse::<i64>().map_err(|_| {
-                ApiError::invalid_input("after must be the next-cursor of an earlier page.")
-            })?),
-            None => None,
-        };
+        let biz_step = biz_step.0.as_ref().map(Text::parse).transpose()?;
+        let after = after.0.as_ref().map(Text::parse).transpose()?;
         let limit = i64::from(limit.0.unwrap_or(EXPORT_PAGE));
         let mut rows = store::export_events(
             &mut conn,
@@ -508,30 +479,21 @@ impl EpcisApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         body: Json<RecordStep>,
-    ) -> Result<RecordAnswer, RecordError> {
+    ) -> Result<RecordAnswer, WriteLookupError> {
         let b = body.0;
-        let lot = match b.lot.as_ref() {
-            Some(l) => Some(LotNumber::parse(l.as_str())?),
-            None => None,
-        };
-        let container = match b.container.as_ref() {
-            Some(c) => Some(Sscc::parse(c.as_str())?),
-            None => None,
-        };
+        let lot = b.lot.parse()?;
+        let container = b.container.parse()?;
         if b.step == StepKind::Packing && container.is_none() {
             return Err(ApiError::invalid_input(
                 "container is required for packing: the SSCC of the case or pallet the units go into.",
             )
             .into());
         }
-        let location = Location::parse("location", b.location.as_str())?;
-        let destination = match b.destination.as_ref() {
-            Some(_) if b.step != StepKind::Shipping => {
-                return Err(ApiError::invalid_input("destination is only for shipping.").into());
-            }
-            Some(d) => Some(Location::parse("destination", d.as_str())?),
-            None => None,
-        };
+        let location = b.location.parse_as("location")?;
+        if b.destination.0.is_some() && b.step != StepKind::Shipping {
+            return Err(ApiError::invalid_input("destination is only for shipping.").into());
+        }
+        let destination = b.destination.parse_as("destination")?;
         let now = Utc::now();
         let at = b.event_time.0.unwrap_or(now);
         if at > now + chrono::Duration::minutes(5) {
@@ -578,7 +540,7 @@ impl EpcisApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         skuid: Query<Text<Skuid>>,
-    ) -> Result<JourneyOk, TraceError> {
+    ) -> Result<JsonOk<ProductJourney>, LookupError> {
         let now = Utc::now();
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let product = product(&mut conn, &skuid.0).await?;
@@ -619,11 +581,11 @@ impl EpcisApi {
                 s.at,
             )
         });
-        Ok(JourneyOk::Ok(Json(ProductJourney {
+        Ok(JsonOk(ProductJourney {
             product: TracedProduct::from(&product),
             steps,
             truncated: events_truncated || observations_truncated,
-        })))
+        }))
     }
 
     /// The spec's traceability of the product `skuid`: upstream (which lots
@@ -637,7 +599,7 @@ impl EpcisApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         skuid: Query<Text<Skuid>>,
-    ) -> Result<TraceabilityOk, TraceError> {
+    ) -> Result<JsonOk<Traceability>, LookupError> {
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let product = product(&mut conn, &skuid.0).await?;
         let (containers, rows, truncated) = events_of(&mut conn, &product).await?;
@@ -685,13 +647,13 @@ impl EpcisApi {
                 down.received.push(view);
             }
         }
-        Ok(TraceabilityOk::Ok(Json(Traceability {
+        Ok(JsonOk(Traceability {
             product: TracedProduct::from(&product),
             lots,
             upstream: up,
             downstream: down,
             scans,
             truncated,
-        })))
+        }))
     }
 }

@@ -30,7 +30,7 @@ use uuid::Uuid;
 use crate::codes::CodeJobRow;
 use crate::gs1;
 use crate::http::error::ApiError;
-use crate::http::input::TextRule;
+use crate::http::input::{ParseText, TextRule};
 
 /// The JSON-LD context of EPCIS 2.0 documents.
 pub const EPCIS_CONTEXT: &str = "https://ref.gs1.org/standards/epcis/epcis-context.jsonld";
@@ -236,6 +236,9 @@ impl TextRule for Sscc {
     }
 }
 
+crate::text_parser!(Sscc);
+crate::text_parser!(field: Location => Location);
+
 /// The EPC class of a product (and lot) as a Digital Link URI on GS1's
 /// canonical host.
 pub fn product_class(gtin: &str, lot: Option<&str>) -> String {
@@ -271,6 +274,19 @@ pub struct BizStepFilter;
 impl TextRule for BizStepFilter {
     fn limits(schema: &mut MetaSchema) {
         schema.pattern = Some("^[!-~]{1,200}$".into());
+    }
+}
+
+/// The filter as its bare CBV word ([`cbv_word`]), as events store it.
+impl ParseText for BizStepFilter {
+    type Output = String;
+    fn parse_text(raw: &str) -> Result<String, ApiError> {
+        if raw.is_empty() || raw.len() > 200 || !raw.bytes().all(|b| b.is_ascii_graphic()) {
+            return Err(ApiError::invalid_input(
+                "biz_step must be a CBV word (such as shipping) or a URI: 1 to 200 characters without spaces.",
+            ));
+        }
+        Ok(cbv_word(raw))
     }
 }
 

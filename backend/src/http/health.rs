@@ -3,15 +3,14 @@
 
 use poem::Request;
 use poem::web::Data;
-use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 
 use crate::error_responses;
 use crate::http::error::ApiError;
+use crate::http::response::JsonOk;
 use crate::http::security::authorize_public;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
-use crate::json_response;
 
 #[derive(Default)]
 pub struct HealthApi;
@@ -21,7 +20,6 @@ pub struct Status {
     pub status: String,
 }
 
-json_response!(StatusOk { 200 => Ok(Status) });
 error_responses!(HealthError { Forbidden = 403 });
 error_responses!(ReadyError { Forbidden = 403, Unavailable = 503 });
 
@@ -29,11 +27,11 @@ error_responses!(ReadyError { Forbidden = 403, Unavailable = 503 });
 impl HealthApi {
     /// The process is up (no database involved).
     #[oai(path = "/health", method = "get", operation_id = "health")]
-    async fn health(&self, req: &Request) -> Result<StatusOk, HealthError> {
+    async fn health(&self, req: &Request) -> Result<JsonOk<Status>, HealthError> {
         authorize_public(req)?;
-        Ok(StatusOk::Ok(Json(Status {
+        Ok(JsonOk(Status {
             status: "ok".into(),
-        })))
+        }))
     }
 
     /// The process can serve requests: the database answers.
@@ -42,12 +40,12 @@ impl HealthApi {
         &self,
         state: Data<&SharedState>,
         req: &Request,
-    ) -> Result<StatusOk, ReadyError> {
+    ) -> Result<JsonOk<Status>, ReadyError> {
         authorize_public(req)?;
         match state.db.ping().await {
-            Ok(()) => Ok(StatusOk::Ok(Json(Status {
+            Ok(()) => Ok(JsonOk(Status {
                 status: "ready".into(),
-            }))),
+            })),
             Err(err) => {
                 tracing::warn!(error = %err, "database not reachable");
                 Err(ApiError::new(

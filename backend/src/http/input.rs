@@ -86,6 +86,58 @@ pub trait TextRule: Send + Sync + 'static {
     fn limits(schema: &mut MetaSchema);
 }
 
+/// A rule that is also the text's parser, so that a handler gets the value
+/// with [`Text::parse`] and never takes the text out to parse it by hand:
+/// the rule's type (`Email`, `OrganisationName`) or another (`DryRun` gives
+/// a `bool`).
+pub trait ParseText: TextRule {
+    /// What the text becomes.
+    type Output;
+    /// Parses the text ("" when the field was missing, which the parser
+    /// refuses with its "… is required." message).
+    fn parse_text(raw: &str) -> Result<Self::Output, ApiError>;
+}
+
+/// A rule shared by fields of different names (`ShortText`, `Location`),
+/// whose parser names the field in its messages: [`Text::parse_as`].
+pub trait ParseTextAs: TextRule {
+    /// What the text becomes.
+    type Output;
+    /// Parses the text of the field `field`.
+    fn parse_text_as(field: &str, raw: &str) -> Result<Self::Output, ApiError>;
+}
+
+/// Makes each type's own `parse` its `Text`'s parser: `text_parser!(Email,
+/// PersonName)` for `parse(raw) -> Result<Self, ApiError>`, and
+/// `text_parser!(field: ShortText => String)` for `parse(field, raw) ->
+/// Result<String, ApiError>` (a rule whose messages name the field).
+#[macro_export]
+macro_rules! text_parser {
+    (field: $($rule:ty => $output:ty),+ $(,)?) => {
+        $(
+            impl $crate::http::input::ParseTextAs for $rule {
+                type Output = $output;
+                fn parse_text_as(
+                    field: &str,
+                    raw: &str,
+                ) -> Result<$output, $crate::http::error::ApiError> {
+                    <$rule>::parse(field, raw)
+                }
+            }
+        )+
+    };
+    ($($rule:ty),+ $(,)?) => {
+        $(
+            impl $crate::http::input::ParseText for $rule {
+                type Output = Self;
+                fn parse_text(raw: &str) -> Result<Self, $crate::http::error::ApiError> {
+                    Self::parse(raw)
+                }
+            }
+        )+
+    };
+}
+
 /// Any string at all: no limits beyond being a string.
 pub struct AnyText;
 
@@ -120,6 +172,21 @@ impl<R> Text<R> {
     /// The text, or None when it was missing or null.
     pub fn get(&self) -> Option<&str> {
         self.value.as_deref()
+    }
+}
+
+impl<R: ParseText> Text<R> {
+    /// The value, as the rule's parser reads the text (a 400 with its
+    /// message otherwise).
+    pub fn parse(&self) -> Result<R::Output, ApiError> {
+        R::parse_text(self.as_str())
+    }
+}
+
+impl<R: ParseTextAs> Text<R> {
+    /// The value of the field `field` (named in the parser's messages).
+    pub fn parse_as(&self, field: &str) -> Result<R::Output, ApiError> {
+        R::parse_text_as(field, self.as_str())
     }
 }
 
@@ -225,6 +292,20 @@ pub struct Optional<T>(pub Option<T>);
 impl<T> Optional<T> {
     pub fn as_ref(&self) -> Option<&T> {
         self.0.as_ref()
+    }
+}
+
+impl<R: ParseText> Optional<Text<R>> {
+    /// The value when the field is there, parsed as [`Text::parse`] does.
+    pub fn parse(&self) -> Result<Option<R::Output>, ApiError> {
+        self.0.as_ref().map(Text::parse).transpose()
+    }
+}
+
+impl<R: ParseTextAs> Optional<Text<R>> {
+    /// The value when the field is there, parsed as [`Text::parse_as`] does.
+    pub fn parse_as(&self, field: &str) -> Result<Option<R::Output>, ApiError> {
+        self.0.as_ref().map(|t| t.parse_as(field)).transpose()
     }
 }
 
@@ -511,15 +592,14 @@ impl TextRule for DryRun {
     }
 }
 
-impl Text<DryRun> {
-    /// The parameter's value; a 400 for anything else.
-    pub fn is_true(&self) -> Result<bool, crate::http::error::ApiError> {
-        match self.as_str() {
+/// The parameter's value; a 400 for anything else.
+impl ParseText for DryRun {
+    type Output = bool;
+    fn parse_text(raw: &str) -> Result<bool, ApiError> {
+        match raw {
             "true" => Ok(true),
             "false" => Ok(false),
-            _ => Err(crate::http::error::ApiError::invalid_input(
-                "dry_run must be true or false.",
-            )),
+            _ => Err(ApiError::invalid_input("dry_run must be true or false.")),
         }
     }
 }
@@ -547,6 +627,67 @@ mod tests {
         assert!(
             err.message
                 .starts_with("Organisation name must not contain")
+        );
+    }
+
+    #[test]
+    fn text_parses_with_its_rule() {
+        let yes: Text<DryRun> = Text::new("true");
+        assert!(yes.parse().unwrap());
+        assert!(!Text::<DryRun>::new("false").parse().unwrap());
+        let err = Text::<DryRun>::new("maybe").parse().unwrap_err();
+        assert_eq!(err.status.as_u16(), 400);
+        assert_eq!(err.message, "dry_run must be true or false.");
+        // A missing field reaches the parser as "", which it refuses.
+        let missing = Text::<DryRun>::parse_from_json(None).unwrap();
+        assert!(missing.parse().is_err());
+        // An optional field: absent is None, present is parsed.
+        assert!(Optional::<Text<DryRun>>(None).parse().unwrap().is_none());
+        assert_eq!(
+            Optional(Some(Text::<DryRun>::new("true"))).parse().unwrap(),
+            Some(true)
+        );
+        assert!(Optional(Some(Text::<DryRun>::new("TRUE"))).parse().is_err());
+    }
+
+    /// A rule of several fields, whose messages name the field.
+    struct Word;
+
+    impl TextRule for Word {
+        fn limits(_: &mut MetaSchema) {}
+    }
+
+    impl ParseTextAs for Word {
+        type Output = String;
+        fn parse_text_as(field: &str, raw: &str) -> Result<String, ApiError> {
+            plain_text(field, raw)?;
+            if raw.is_empty() || raw.contains(' ') {
+                return Err(ApiError::invalid_input(format!(
+                    "{field} must be one word."
+                )));
+            }
+            Ok(raw.to_lowercase())
+        }
+    }
+
+    #[test]
+    fn text_parses_as_a_named_field() {
+        assert_eq!(
+            Text::<Word>::new("Hello").parse_as("greeting").unwrap(),
+            "hello"
+        );
+        let err = Text::<Word>::new("two words")
+            .parse_as("greeting")
+            .unwrap_err();
+        assert_eq!(err.status.as_u16(), 400);
+        assert_eq!(err.message, "greeting must be one word.");
+        let err = Optional(Some(Text::<Word>::new("a\u{202e}b")))
+            .parse_as("title")
+            .unwrap_err();
+        assert!(err.message.starts_with("title must not contain"));
+        assert_eq!(
+            Optional::<Text<Word>>(None).parse_as("title").unwrap(),
+            None
         );
     }
 }

@@ -12,6 +12,7 @@ pub mod html;
 pub mod input;
 pub mod operations;
 pub mod rate_limit;
+pub mod response;
 pub mod security;
 pub mod state;
 pub mod tags;

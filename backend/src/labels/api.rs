@@ -15,9 +15,9 @@ use super::store::{self, PrintJobRow, TemplateRow};
 use super::{Design, LabelTemplate, MAX_LABELS, PrintFormat, PrintJob, TemplateName, print};
 use crate::codes::{self, CodeBase, JobStatus, Serial};
 use crate::db::unique_violation;
-use crate::error_responses;
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, LookupError, QueryError, StateError, WriteStateError};
 use crate::http::input::{Optional, PathId, Text};
+use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -59,50 +59,14 @@ pub struct PrintJobList {
     pub jobs: Vec<PrintJob>,
 }
 
-json_response!(LabelTemplateListOk { 200 => Ok(LabelTemplateList) });
-json_response!(LabelTemplateOk { 200 => Ok(LabelTemplate) });
 json_response!(
     /// Created.
     LabelTemplateCreated { 201 => Created(LabelTemplate) }
 );
-json_response!(PrintJobListOk { 200 => Ok(PrintJobList) });
-json_response!(PrintJobOk { 200 => Ok(PrintJob) });
 json_response!(
     /// Accepted: the job is queued; follow it with `GET /api/print-jobs/{id}`.
     PrintJobAccepted { 202 => Accepted(PrintJob) }
 );
-error_responses!(LabelsReadError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-});
-error_responses!(LabelsGetError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-});
-error_responses!(LabelsWriteError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-    Conflict = 409,
-});
-error_responses!(PrintOutputError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-    Conflict = 409,
-});
-error_responses!(ReprintError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-    Conflict = 409,
-});
 
 #[derive(ApiResponse)]
 pub enum LabelPreview {
@@ -244,13 +208,11 @@ impl LabelsApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-    ) -> Result<LabelTemplateListOk, LabelsReadError> {
+    ) -> Result<JsonOk<LabelTemplateList>, QueryError> {
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let rows = store::list_templates(&mut conn).await?;
         let templates = rows.into_iter().map(template).collect::<Result<_, _>>()?;
-        Ok(LabelTemplateListOk::Ok(Json(LabelTemplateList {
-            templates,
-        })))
+        Ok(JsonOk(LabelTemplateList { templates }))
     }
 
     /// Save a new label template; its design is checked with the renderer
@@ -265,8 +227,8 @@ impl LabelsApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         body: Json<NewLabelTemplate>,
-    ) -> Result<LabelTemplateCreated, LabelsWriteError> {
-        let name = TemplateName::parse(body.name.as_str())?;
+    ) -> Result<LabelTemplateCreated, WriteStateError> {
+        let name = body.name.parse()?;
         let (design, _, _) = body.design.check()?;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         let row = store::insert_template(
@@ -293,13 +255,13 @@ impl LabelsApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         id: Path<PathId>,
-    ) -> Result<LabelTemplateOk, LabelsGetError> {
+    ) -> Result<JsonOk<LabelTemplate>, LookupError> {
         let id = id.0.or(no_such_template)?;
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let row = store::find_template(&mut conn, id)
             .await?
             .ok_or_else(no_such_template)?;
-        Ok(LabelTemplateOk::Ok(Json(template(row)?)))
+        Ok(JsonOk(template(row)?))
     }
 
     /// Replace a template's name and design (print jobs already made keep
@@ -315,9 +277,9 @@ impl LabelsApi {
         caller: TenantSession,
         id: Path<PathId>,
         body: Json<NewLabelTemplate>,
-    ) -> Result<LabelTemplateOk, LabelsWriteError> {
+    ) -> Result<JsonOk<LabelTemplate>, WriteStateError> {
         let id = id.0.or(no_such_template)?;
-        let name = TemplateName::parse(body.name.as_str())?;
+        let name = body.name.parse()?;
         let (design, _, _) = body.design.check()?;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         let row = store::update_template(&mut tx, id, name.as_str(), &design.to_json())
@@ -325,7 +287,7 @@ impl LabelsApi {
             .map_err(name_taken)?
             .ok_or_else(no_such_template)?;
         tx.commit().await?;
-        Ok(LabelTemplateOk::Ok(Json(template(row)?)))
+        Ok(JsonOk(template(row)?))
     }
 
     /// Remove a template from use.
@@ -339,7 +301,7 @@ impl LabelsApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         id: Path<PathId>,
-    ) -> Result<TemplateRemoved, LabelsGetError> {
+    ) -> Result<TemplateRemoved, LookupError> {
         let id = id.0.or(no_such_template)?;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         if !store::archive_template(&mut tx, id).await? {
@@ -361,7 +323,7 @@ impl LabelsApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         body: Json<LabelPreviewRequest>,
-    ) -> Result<LabelPreview, LabelsWriteError> {
+    ) -> Result<LabelPreview, WriteStateError> {
         let (_, design, _) = body.design.check()?;
         let label = match body.code_job_id.0 {
             None => sample_label(state.settings.public_url()),
@@ -404,7 +366,7 @@ impl LabelsApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         body: Json<NewPrintJob>,
-    ) -> Result<PrintJobAccepted, LabelsWriteError> {
+    ) -> Result<PrintJobAccepted, WriteStateError> {
         let (template_row, code_job) = {
             let mut conn = state.db.read_tenant(&caller.tenant).await?;
             let t = store::find_template(&mut conn, body.template_id)
@@ -447,7 +409,7 @@ impl LabelsApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         id: Path<PathId>,
-    ) -> Result<PrintJobAccepted, ReprintError> {
+    ) -> Result<PrintJobAccepted, StateError> {
         let id = id.0.or(no_such_print_job)?;
         let original = {
             let mut conn = state.db.read_tenant(&caller.tenant).await?;
@@ -479,12 +441,12 @@ impl LabelsApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-    ) -> Result<PrintJobListOk, LabelsReadError> {
+    ) -> Result<JsonOk<PrintJobList>, QueryError> {
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let rows = store::list_print_jobs(&mut conn, 500).await?;
-        Ok(PrintJobListOk::Ok(Json(PrintJobList {
+        Ok(JsonOk(PrintJobList {
             jobs: rows.iter().map(print_job).collect(),
-        })))
+        }))
     }
 
     /// One print job: its status and progress.
@@ -494,13 +456,13 @@ impl LabelsApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         id: Path<PathId>,
-    ) -> Result<PrintJobOk, LabelsGetError> {
+    ) -> Result<JsonOk<PrintJob>, LookupError> {
         let id = id.0.or(no_such_print_job)?;
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let row = store::find_print_job(&mut conn, id)
             .await?
             .ok_or_else(no_such_print_job)?;
-        Ok(PrintJobOk::Ok(Json(print_job(&row))))
+        Ok(JsonOk(print_job(&row)))
     }
 
     /// A done print job's file: `application/pdf`, or ZPL as
@@ -515,7 +477,7 @@ impl LabelsApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         id: Path<PathId>,
-    ) -> Result<PrintOutput, PrintOutputError> {
+    ) -> Result<PrintOutput, StateError> {
         let id = id.0.or(no_such_print_job)?;
         let row = {
             let mut conn = state.db.read_tenant(&caller.tenant).await?;

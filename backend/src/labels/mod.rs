@@ -191,6 +191,8 @@ impl TextRule for TemplateName {
     }
 }
 
+crate::text_parser!(TemplateName);
+
 /// A label template as the API shows it.
 #[derive(Object, Debug, Clone)]
 pub struct LabelTemplate {

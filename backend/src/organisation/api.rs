@@ -7,13 +7,12 @@ use poem_openapi::{Object, OpenApi};
 
 use super::store;
 use crate::audit;
-use crate::error_responses;
-use crate::http::error::ApiError;
+use crate::http::error::{AccessError, ApiError, WriteError};
 use crate::http::input::Text;
+use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
-use crate::json_response;
 use crate::tenants::{MODULES, OrganisationName, TenantKind};
 
 #[derive(Default)]
@@ -56,14 +55,6 @@ pub struct Organisation {
 pub struct OrganisationUpdate {
     pub name: Text<OrganisationName>,
 }
-
-json_response!(OrganisationOk { 200 => Ok(Organisation) });
-error_responses!(OrganisationError { Unauthorized = 401, Forbidden = 403 });
-error_responses!(RenameError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-});
 
 impl OrganisationApi {
     async fn load(state: &SharedState, caller: &TenantSession) -> Result<Organisation, ApiError> {
@@ -125,8 +116,8 @@ impl OrganisationApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-    ) -> Result<OrganisationOk, OrganisationError> {
-        Ok(OrganisationOk::Ok(Json(Self::load(&state, &caller).await?)))
+    ) -> Result<JsonOk<Organisation>, AccessError> {
+        Ok(JsonOk(Self::load(&state, &caller).await?))
     }
 
     /// Rename the organisation (organisation admins).
@@ -142,9 +133,9 @@ impl OrganisationApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         body: Json<OrganisationUpdate>,
-    ) -> Result<OrganisationOk, RenameError> {
+    ) -> Result<JsonOk<Organisation>, WriteError> {
         let tenant = &caller.tenant;
-        let name = OrganisationName::parse(body.name.as_str())?;
+        let name = body.name.parse()?;
         let mut tx = state.db.begin_tenant(tenant).await?;
         audit::record_own_tenant(
             &mut tx,
@@ -156,6 +147,6 @@ impl OrganisationApi {
         .await?;
         store::rename(&mut tx, &name, caller.session.account_id).await?;
         tx.commit().await?;
-        Ok(OrganisationOk::Ok(Json(Self::load(&state, &caller).await?)))
+        Ok(JsonOk(Self::load(&state, &caller).await?))
     }
 }

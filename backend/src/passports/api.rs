@@ -14,13 +14,12 @@ use super::store::{self, StoredVersion};
 use crate::audit;
 use crate::codes::LotNumber;
 use crate::db::unique_violation;
-use crate::error_responses;
-use crate::http::error::ApiError;
+use crate::http::error::{AccessError, ApiError, LookupError, WriteStateError};
 use crate::http::input::{PathId, Text};
+use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
-use crate::json_response;
 
 #[derive(Default)]
 pub struct PassportsApi;
@@ -145,27 +144,6 @@ pub struct PassportVersions {
     pub versions: Vec<PassportVersionInfo>,
 }
 
-json_response!(PassportListOk { 200 => Ok(PassportList) });
-error_responses!(PassportListError {
-    Unauthorized = 401,
-    Forbidden = 403,
-});
-json_response!(PassportOk { 200 => Ok(Passport) });
-error_responses!(PassportGetError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-});
-error_responses!(PassportSaveError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-    Conflict = 409,
-});
-json_response!(PassportVersionsOk { 200 => Ok(PassportVersions) });
-
 fn no_such_product() -> ApiError {
     ApiError::not_found("No such product in your organisation.")
 }
@@ -178,7 +156,7 @@ fn no_such_version() -> ApiError {
 fn lot_of(lot: &Option<Text<LotNumber>>) -> Result<String, ApiError> {
     match lot {
         None => Ok(String::new()),
-        Some(raw) => LotNumber::parse(raw.as_str())
+        Some(raw) => raw.parse()
             .map(|l| l.as_str().to_string())
             .map_err(|_| {
                 ApiError::invalid_input(
@@ -198,7 +176,7 @@ impl PassportsApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-    ) -> Result<PassportListOk, PassportListError> {
+    ) -> Result<JsonOk<PassportList>, AccessError> {
         // One snapshot for the products and their lots.
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         let rows = store::list(&mut tx).await?;
@@ -231,10 +209,10 @@ impl PassportsApi {
             .iter()
             .map(|(name, _)| (*name).to_string())
             .collect();
-        Ok(PassportListOk::Ok(Json(PassportList {
+        Ok(JsonOk(PassportList {
             products,
             counted_fields,
-        })))
+        }))
     }
 
     /// The current passport of an active product; with `lot`, the lot's own
@@ -252,7 +230,7 @@ impl PassportsApi {
         product_id: Path<PathId>,
         /// A lot number (GS1 AI 10).
         lot: Query<Option<Text<LotNumber>>>,
-    ) -> Result<PassportOk, PassportGetError> {
+    ) -> Result<JsonOk<Passport>, LookupError> {
         let id = product_id.0.or(no_such_product)?;
         let lot = lot_of(&lot.0)?;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
@@ -266,7 +244,7 @@ impl PassportsApi {
             }
         };
         drop(tx);
-        Ok(PassportOk::Ok(Json(passport)))
+        Ok(JsonOk(passport))
     }
 
     /// Save the passport of an active product (with `lot`, the lot's own
@@ -287,7 +265,7 @@ impl PassportsApi {
         /// A lot number (GS1 AI 10).
         lot: Query<Option<Text<LotNumber>>>,
         body: Json<PassportData>,
-    ) -> Result<PassportOk, PassportSaveError> {
+    ) -> Result<JsonOk<Passport>, WriteStateError> {
         let data = body.0.check()?;
         let id = product_id.0.or(no_such_product)?;
         let lot = lot_of(&lot.0)?;
@@ -323,7 +301,7 @@ impl PassportsApi {
                     _ => ApiError::from(e),
                 })?;
         tx.commit().await?;
-        Ok(PassportOk::Ok(Json(Passport::new(
+        Ok(JsonOk(Passport::new(
             id,
             name,
             gtin,
@@ -331,7 +309,7 @@ impl PassportsApi {
             version,
             data,
             Some((saved_at, by)),
-        ))))
+        )))
     }
 
     /// The versions of a passport, newest first: the product's own, or with
@@ -348,7 +326,7 @@ impl PassportsApi {
         product_id: Path<PathId>,
         /// A lot number (GS1 AI 10).
         lot: Query<Option<Text<LotNumber>>>,
-    ) -> Result<PassportVersionsOk, PassportGetError> {
+    ) -> Result<JsonOk<PassportVersions>, LookupError> {
         let id = product_id.0.or(no_such_product)?;
         let lot = lot_of(&lot.0)?;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
@@ -366,11 +344,11 @@ impl PassportsApi {
             })
             .collect();
         drop(tx);
-        Ok(PassportVersionsOk::Ok(Json(PassportVersions {
+        Ok(JsonOk(PassportVersions {
             product_id: id,
             lot: Some(lot).filter(|l| !l.is_empty()),
             versions,
-        })))
+        }))
     }
 
     /// One version of a passport, as it was saved: the product's own, or
@@ -388,13 +366,13 @@ impl PassportsApi {
         version: Path<i64>,
         /// A lot number (GS1 AI 10).
         lot: Query<Option<Text<LotNumber>>>,
-    ) -> Result<PassportOk, PassportGetError> {
+    ) -> Result<JsonOk<Passport>, LookupError> {
         let id = product_id.0.or(no_such_product)?;
         let lot = lot_of(&lot.0)?;
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let stored = store::version(&mut conn, id, &lot, version.0)
             .await?
             .ok_or_else(no_such_version)?;
-        Ok(PassportOk::Ok(Json(Passport::stored(stored)?)))
+        Ok(JsonOk(Passport::stored(stored)?))
     }
 }

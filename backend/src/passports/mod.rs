@@ -35,7 +35,7 @@ use poem_openapi::types::{ParseFromJSON, ToJSON};
 use poem_openapi::{Enum, Object};
 
 use crate::http::error::ApiError;
-use crate::http::input::{Optional, OrDefault, Text, TextRule, plain_text};
+use crate::http::input::{Optional, OrDefault, ParseTextAs, Text, TextRule, plain_text};
 use crate::trimmed_plain_text_pattern;
 
 /// Who may see a field (or, as a section's `visibility`, the fields of the
@@ -282,6 +282,8 @@ impl TextRule for CasNumber {
     }
 }
 
+crate::text_parser!(field: ShortText => String, LongText => String, HttpsUrl => String, Eori => String, CommodityCode => String, CasNumber => String);
+
 fn percent(field: &str, value: f64) -> Result<f64, ApiError> {
     if !value.is_finite() || !(0.0..=100.0).contains(&value) {
         return Err(ApiError::invalid_input(format!(
@@ -453,31 +455,12 @@ pub struct PassportData {
     pub recycling: OrDefault<RecyclingSection>,
 }
 
-fn short(
+/// An optional text field, checked by its rule (short texts trimmed).
+fn checked<R: ParseTextAs<Output = String>>(
     field: &str,
-    value: &Optional<Text<ShortText>>,
-) -> Result<Optional<Text<ShortText>>, ApiError> {
-    opt(value, |raw| ShortText::parse(field, raw))
-}
-
-fn long(
-    field: &str,
-    value: &Optional<Text<LongText>>,
-) -> Result<Optional<Text<LongText>>, ApiError> {
-    opt(value, |raw| LongText::parse(field, raw))
-}
-
-fn opt<R>(
     value: &Optional<Text<R>>,
-    parse: impl FnOnce(&str) -> Result<String, ApiError>,
 ) -> Result<Optional<Text<R>>, ApiError> {
-    Ok(Optional(
-        value
-            .as_ref()
-            .map(|t| parse(t.as_str()))
-            .transpose()?
-            .map(Text::new),
-    ))
+    Ok(Optional(value.parse_as(field)?.map(Text::new)))
 }
 
 fn opt_percent(field: &str, value: &Optional<f64>) -> Result<Optional<f64>, ApiError> {
@@ -496,14 +479,8 @@ fn documents(field: &str, section: &DocumentsSection) -> Result<DocumentsSection
         .enumerate()
         .map(|(i, d)| {
             Ok(DocumentLink {
-                title: Text::new(ShortText::parse(
-                    &format!("{field}[{}].title", i + 1),
-                    d.title.as_str(),
-                )?),
-                url: Text::new(HttpsUrl::parse(
-                    &format!("{field}[{}].url", i + 1),
-                    d.url.as_str(),
-                )?),
+                title: Text::new(d.title.parse_as(&format!("{field}[{}].title", i + 1))?),
+                url: Text::new(d.url.parse_as(&format!("{field}[{}].url", i + 1))?),
                 visibility: Optional(d.visibility.0),
             })
         })
@@ -525,10 +502,8 @@ impl PassportData {
         let identification = IdentificationSection {
             visibility: id.visibility,
             field_visibility: OrDefault(id.field_visibility.check()?),
-            unique_product_id: short("identification.unique_product_id", &id.unique_product_id)?,
-            commodity_code: opt(&id.commodity_code, |raw| {
-                CommodityCode::parse("identification.commodity_code", raw)
-            })?,
+            unique_product_id: checked("identification.unique_product_id", &id.unique_product_id)?,
+            commodity_code: checked("identification.commodity_code", &id.commodity_code)?,
         };
         let m = &self.manufacturer;
         if m.facility_ids.len() > 20 {
@@ -539,15 +514,15 @@ impl PassportData {
         let manufacturer = ManufacturerSection {
             visibility: m.visibility,
             field_visibility: OrDefault(m.field_visibility.check()?),
-            name: short("manufacturer.name", &m.name)?,
-            operator_id: short("manufacturer.operator_id", &m.operator_id)?,
-            contact: short("manufacturer.contact", &m.contact)?,
+            name: checked("manufacturer.name", &m.name)?,
+            operator_id: checked("manufacturer.operator_id", &m.operator_id)?,
+            contact: checked("manufacturer.contact", &m.contact)?,
             facility_ids: m
                 .facility_ids
                 .iter()
                 .enumerate()
                 .map(|(i, f)| {
-                    ShortText::parse(&format!("manufacturer.facility_ids[{}]", i + 1), f.as_str())
+                    f.parse_as(&format!("manufacturer.facility_ids[{}]", i + 1))
                         .map(Text::new)
                 })
                 .collect::<Result<_, _>>()?,
@@ -556,17 +531,17 @@ impl PassportData {
         let importer = ImporterSection {
             visibility: im.visibility,
             field_visibility: OrDefault(im.field_visibility.check()?),
-            name: short("importer.name", &im.name)?,
-            eori: opt(&im.eori, |raw| Eori::parse("importer.eori", raw))?,
-            contact: short("importer.contact", &im.contact)?,
+            name: checked("importer.name", &im.name)?,
+            eori: checked("importer.eori", &im.eori)?,
+            contact: checked("importer.contact", &im.contact)?,
         };
         let op = &self.responsible_operator;
         let responsible_operator = OperatorSection {
             visibility: op.visibility,
             field_visibility: OrDefault(op.field_visibility.check()?),
-            name: short("responsible_operator.name", &op.name)?,
-            operator_id: short("responsible_operator.operator_id", &op.operator_id)?,
-            contact: short("responsible_operator.contact", &op.contact)?,
+            name: checked("responsible_operator.name", &op.name)?,
+            operator_id: checked("responsible_operator.operator_id", &op.operator_id)?,
+            contact: checked("responsible_operator.contact", &op.contact)?,
         };
         let subs = &self.substances_of_concern;
         if subs.items.len() > 100 {
@@ -583,15 +558,13 @@ impl PassportData {
                 .map(|(i, s)| {
                     let at = format!("substances_of_concern[{}]", i + 1);
                     Ok(Substance {
-                        name: Text::new(ShortText::parse(&format!("{at}.name"), s.name.as_str())?),
-                        cas_number: opt(&s.cas_number, |raw| {
-                            CasNumber::parse(&format!("{at}.cas_number"), raw)
-                        })?,
+                        name: Text::new(s.name.parse_as(&format!("{at}.name"))?),
+                        cas_number: checked(&format!("{at}.cas_number"), &s.cas_number)?,
                         concentration_percent: opt_percent(
                             &format!("{at}.concentration_percent"),
                             &s.concentration_percent,
                         )?,
-                        location: short(&format!("{at}.location"), &s.location)?,
+                        location: checked(&format!("{at}.location"), &s.location)?,
                         visibility: Optional(s.visibility.0),
                     })
                 })
@@ -610,7 +583,7 @@ impl PassportData {
             .map(|(i, m)| {
                 let at = format!("materials[{}]", i + 1);
                 Ok(Material {
-                    name: Text::new(ShortText::parse(&format!("{at}.name"), m.name.as_str())?),
+                    name: Text::new(m.name.parse_as(&format!("{at}.name"))?),
                     share_percent: opt_percent(&format!("{at}.share_percent"), &m.share_percent)?,
                     recycled_percent: opt_percent(
                         &format!("{at}.recycled_percent"),
@@ -649,8 +622,8 @@ impl PassportData {
             repair: OrDefault(RepairSection {
                 visibility: self.repair.visibility,
                 field_visibility: OrDefault(self.repair.field_visibility.check()?),
-                instructions: long("repair.instructions", &self.repair.instructions)?,
-                spare_parts_availability: short(
+                instructions: checked("repair.instructions", &self.repair.instructions)?,
+                spare_parts_availability: checked(
                     "repair.spare_parts_availability",
                     &self.repair.spare_parts_availability,
                 )?,
@@ -658,8 +631,8 @@ impl PassportData {
             recycling: OrDefault(RecyclingSection {
                 visibility: self.recycling.visibility,
                 field_visibility: OrDefault(self.recycling.field_visibility.check()?),
-                instructions: long("recycling.instructions", &self.recycling.instructions)?,
-                recyclability: short("recycling.recyclability", &self.recycling.recyclability)?,
+                instructions: checked("recycling.instructions", &self.recycling.instructions)?,
+                recyclability: checked("recycling.recyclability", &self.recycling.recyclability)?,
             }),
         })
     }

@@ -418,6 +418,8 @@ impl TextRule for Description {
     }
 }
 
+crate::text_parser!(Gtin, Skuid, ProductName, Category, Description);
+
 /// The image types a product may have, recognised by their content (never
 /// by a file name or a declared type).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,13 +10,12 @@ use uuid::Uuid;
 use super::{Review, store};
 use crate::audit;
 use crate::auth::tokens_equal;
-use crate::error_responses;
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, QueryError, WriteLookupError};
 use crate::http::input::PathId;
+use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
-use crate::json_response;
 
 #[derive(Default)]
 pub struct ReviewsApi;
@@ -32,20 +31,6 @@ pub struct ReviewChange {
     /// True hides the review (it is kept); false shows it again.
     pub hidden: bool,
 }
-
-json_response!(ReviewListOk { 200 => Ok(ReviewList) });
-error_responses!(ReviewListError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-});
-json_response!(ReviewOk { 200 => Ok(Review) });
-error_responses!(ReviewChangeError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-});
 
 /// The spec's message when the reviews call carries no CSRF token.
 pub const CSRF_MISSING: &str = "CSRF token is missing";
@@ -70,7 +55,7 @@ impl ReviewsApi {
         product_id: Query<Option<Uuid>>,
         #[oai(validator(minimum(value = "1"), maximum(value = "5")))] rating: Query<Option<i16>>,
         hidden: Query<Option<bool>>,
-    ) -> Result<ReviewListOk, ReviewListError> {
+    ) -> Result<JsonOk<ReviewList>, QueryError> {
         match csrf.0.as_deref() {
             None | Some("") => {
                 return Err(ApiError::new(StatusCode::FORBIDDEN, "csrf", CSRF_MISSING).into());
@@ -87,7 +72,7 @@ impl ReviewsApi {
         }
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let reviews = store::list(&mut conn, product_id.0, rating.0, hidden.0, LIST_LIMIT).await?;
-        Ok(ReviewListOk::Ok(Json(ReviewList { reviews })))
+        Ok(JsonOk(ReviewList { reviews }))
     }
 
     /// Hides a review (kept, but no longer shown on scan pages or counted in
@@ -99,7 +84,7 @@ impl ReviewsApi {
         caller: TenantSession,
         id: Path<PathId>,
         body: Json<ReviewChange>,
-    ) -> Result<ReviewOk, ReviewChangeError> {
+    ) -> Result<JsonOk<Review>, WriteLookupError> {
         let id = id.0.or(no_such_review)?;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         let review = store::set_hidden(&mut tx, id, body.0.hidden, caller.session.account_id)
@@ -118,6 +103,6 @@ impl ReviewsApi {
         )
         .await?;
         tx.commit().await?;
-        Ok(ReviewOk::Ok(Json(review)))
+        Ok(JsonOk(review))
     }
 }

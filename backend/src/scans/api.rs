@@ -16,13 +16,12 @@ use uuid::Uuid;
 use super::{ScanSettings, Verdict, store};
 use crate::audit;
 use crate::codes::Serial;
-use crate::error_responses;
-use crate::http::error::ApiError;
+use crate::http::error::{AccessError, ApiError, LookupError, QueryError, WriteError};
 use crate::http::input::{IsoDate, Text};
+use crate::http::response::JsonOk;
 use crate::http::security::{SignedIn, TenantSession};
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
-use crate::json_response;
 use crate::tenants::TenantRef;
 use crate::tenants::onboard::ClientIdInPath;
 
@@ -224,38 +223,6 @@ pub struct UsersDataAnswer {
     pub data: UsersData,
 }
 
-json_response!(SessionsDataOk { 200 => Ok(SessionsDataAnswer) });
-json_response!(UsersDataOk { 200 => Ok(UsersDataAnswer) });
-json_response!(BrandScansOk { 200 => Ok(BrandScans) });
-error_responses!(BrandScansError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-});
-json_response!(ScanAnalyticsOk { 200 => Ok(ScanAnalytics) });
-error_responses!(ScanAnalyticsError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-});
-json_response!(ScanSettingsOk { 200 => Ok(ScanSettings) });
-error_responses!(ScanSettingsError {
-    Unauthorized = 401,
-    Forbidden = 403,
-});
-error_responses!(ScanSettingsChangeError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-});
-json_response!(AdminScansOk { 200 => Ok(Vec<AdminScan>) });
-error_responses!(AdminScansError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-});
-
 /// The spec's message for a platform admin who names no company.
 pub const COMPANY_ID_REQUIRED: &str = "company_id is required";
 
@@ -404,7 +371,7 @@ impl ScansApi {
         company_id: Query<Option<Text<ClientIdInPath>>>,
         from: Query<Option<IsoDate>>,
         to: Query<Option<IsoDate>>,
-    ) -> Result<BrandScansOk, BrandScansError> {
+    ) -> Result<JsonOk<BrandScans>, LookupError> {
         let (from, to) = (from.0.map(|d| d.0), to.0.map(|d| d.0));
         ordered(from, to)?;
         let company_id = client_id_param("company_id", company_id.0.as_ref())?;
@@ -448,7 +415,7 @@ impl ScansApi {
             .collect();
         let (_, quota) = crate::products::store::plan(&mut conn).await?;
         let reserved = crate::codes::store::reserved_codes(&mut conn).await?;
-        Ok(BrandScansOk::Ok(Json(BrandScans {
+        Ok(JsonOk(BrandScans {
             data: BrandScansData {
                 scan,
                 locations,
@@ -456,7 +423,7 @@ impl ScansApi {
                 total_qr_generated,
                 qr_codes_remaining: (quota - reserved).max(0),
             },
-        })))
+        }))
     }
 
     /// The dashboard's figures for `from`–`to` (UTC days, both included;
@@ -473,7 +440,7 @@ impl ScansApi {
         caller: TenantSession,
         from: Query<Option<IsoDate>>,
         to: Query<Option<IsoDate>>,
-    ) -> Result<ScanAnalyticsOk, ScanAnalyticsError> {
+    ) -> Result<JsonOk<ScanAnalytics>, QueryError> {
         let (from, to) = day_range(from.0, to.0)?;
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let t = store::totals(&mut conn, Some(from), Some(to)).await?;
@@ -530,7 +497,7 @@ impl ScansApi {
                 scans: p.scans,
             })
             .collect();
-        Ok(ScanAnalyticsOk::Ok(Json(ScanAnalytics {
+        Ok(JsonOk(ScanAnalytics {
             from: IsoDate(from),
             to: IsoDate(to),
             totals: ScanTotals {
@@ -545,7 +512,7 @@ impl ScansApi {
             by_day,
             by_product,
             by_place,
-        })))
+        }))
     }
 
     /// Consumer sessions on the organisation's scan pages, per day of
@@ -557,7 +524,7 @@ impl ScansApi {
         caller: TenantSession,
         from: Query<Option<IsoDate>>,
         to: Query<Option<IsoDate>>,
-    ) -> Result<SessionsDataOk, ScanAnalyticsError> {
+    ) -> Result<JsonOk<SessionsDataAnswer>, QueryError> {
         let (from, to) = day_range(from.0, to.0)?;
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let days = store::consumer_days(&mut conn, from, to).await?;
@@ -575,7 +542,7 @@ impl ScansApi {
                 session_scans: row.as_ref().map_or(0, |r| r.session_scans),
             },
         );
-        Ok(SessionsDataOk::Ok(Json(SessionsDataAnswer {
+        Ok(JsonOk(SessionsDataAnswer {
             data: SessionsData {
                 from: IsoDate(from),
                 to: IsoDate(to),
@@ -588,7 +555,7 @@ impl ScansApi {
                 },
                 by_day,
             },
-        })))
+        }))
     }
 
     /// Consumers who scanned the organisation's codes, new and returning,
@@ -600,7 +567,7 @@ impl ScansApi {
         caller: TenantSession,
         from: Query<Option<IsoDate>>,
         to: Query<Option<IsoDate>>,
-    ) -> Result<UsersDataOk, ScanAnalyticsError> {
+    ) -> Result<JsonOk<UsersDataAnswer>, QueryError> {
         let (from, to) = day_range(from.0, to.0)?;
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let days = store::consumer_days(&mut conn, from, to).await?;
@@ -622,7 +589,7 @@ impl ScansApi {
                 }
             },
         );
-        Ok(UsersDataOk::Ok(Json(UsersDataAnswer {
+        Ok(JsonOk(UsersDataAnswer {
             data: UsersData {
                 from: IsoDate(from),
                 to: IsoDate(to),
@@ -631,7 +598,7 @@ impl ScansApi {
                 consumer_days: all,
                 by_day,
             },
-        })))
+        }))
     }
 
     /// The organisation's rules for the `suspicious` verdict.
@@ -644,9 +611,9 @@ impl ScansApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-    ) -> Result<ScanSettingsOk, ScanSettingsError> {
+    ) -> Result<JsonOk<ScanSettings>, AccessError> {
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
-        Ok(ScanSettingsOk::Ok(Json(store::settings(&mut conn).await?)))
+        Ok(JsonOk(store::settings(&mut conn).await?))
     }
 
     /// Changes the rules for the `suspicious` verdict. They apply to scans
@@ -661,7 +628,7 @@ impl ScansApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         body: Json<ScanSettings>,
-    ) -> Result<ScanSettingsOk, ScanSettingsChangeError> {
+    ) -> Result<JsonOk<ScanSettings>, WriteError> {
         let rules = body.0;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         store::set_settings(&mut tx, &rules, caller.session.account_id).await?;
@@ -678,7 +645,7 @@ impl ScansApi {
         )
         .await?;
         tx.commit().await?;
-        Ok(ScanSettingsOk::Ok(Json(rules)))
+        Ok(JsonOk(rules))
     }
 
     /// Scans across brands, newest first (at most 200), for platform
@@ -689,7 +656,7 @@ impl ScansApi {
         state: Data<&SharedState>,
         _caller: SignedIn,
         #[oai(name = "brandId")] brand_id: Query<Option<Text<ClientIdInPath>>>,
-    ) -> Result<AdminScansOk, AdminScansError> {
+    ) -> Result<JsonOk<Vec<AdminScan>>, QueryError> {
         let brand_id = client_id_param("brandId", brand_id.0.as_ref())?;
         let brands = store::active_brands(&state.db.platform, brand_id)
             .await
@@ -719,6 +686,6 @@ impl ScansApi {
         }
         all.sort_by_key(|s| std::cmp::Reverse(s.scanned_at));
         all.truncate(ADMIN_LIST_LIMIT as usize);
-        Ok(AdminScansOk::Ok(Json(all)))
+        Ok(JsonOk(all))
     }
 }

@@ -16,9 +16,11 @@ use super::{
     set_limits, set_suspended, store,
 };
 use crate::accounts::{Email, NewPassword, PersonName, Role};
-use crate::error_responses;
-use crate::http::error::ApiError;
+use crate::http::error::{
+    AccessError, ApiError, LookupError, WriteConflictError, WriteLookupError,
+};
 use crate::http::input::{Optional, Text};
+use crate::http::response::JsonOk;
 use crate::http::security::SignedIn;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -127,33 +129,10 @@ pub struct TenantLimits {
     pub code_quota: Optional<i64>,
 }
 
-json_response!(TenantListOk { 200 => Ok(Vec<Tenant>) });
-error_responses!(TenantListError { Unauthorized = 401, Forbidden = 403 });
-
 json_response!(
     /// Created, with its schema, role, migrations and first admin.
     TenantCreated { 201 => Created(Tenant) }
 );
-error_responses!(TenantCreateError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    Conflict = 409,
-});
-
-json_response!(TenantOk { 200 => Ok(Tenant) });
-error_responses!(TenantLimitsError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-});
-error_responses!(TenantChangeError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-});
 
 #[OpenApi(tag = "ApiTags::Platform")]
 impl TenantsApi {
@@ -167,10 +146,8 @@ impl TenantsApi {
         &self,
         state: Data<&SharedState>,
         _caller: SignedIn,
-    ) -> Result<TenantListOk, TenantListError> {
-        Ok(TenantListOk::Ok(Json(
-            store::list_tenants(&state.db.platform).await?,
-        )))
+    ) -> Result<JsonOk<Vec<Tenant>>, AccessError> {
+        Ok(JsonOk(store::list_tenants(&state.db.platform).await?))
     }
 
     /// Onboard a tenant: schema, database role, migrations and its first
@@ -185,7 +162,7 @@ impl TenantsApi {
         state: Data<&SharedState>,
         caller: SignedIn,
         body: Json<NewTenant>,
-    ) -> Result<TenantCreated, TenantCreateError> {
+    ) -> Result<TenantCreated, WriteConflictError> {
         let body = body.0;
         let request = Onboarding {
             client_id: body.client_id.as_str().to_string(),
@@ -228,7 +205,7 @@ impl TenantsApi {
         caller: SignedIn,
         client_id: Path<Text<ClientIdInPath>>,
         body: Json<TenantLimits>,
-    ) -> Result<TenantOk, TenantLimitsError> {
+    ) -> Result<JsonOk<Tenant>, WriteLookupError> {
         let b = body.0;
         let (user, product, quota) = (b.user_limit.0, b.product_limit.0, b.code_quota.0);
         let tenant = set_limits(
@@ -242,7 +219,7 @@ impl TenantsApi {
             &caller.actor,
         )
         .await?;
-        Ok(TenantOk::Ok(Json(tenant)))
+        Ok(JsonOk(tenant))
     }
 
     /// Suspend a tenant: its users cannot sign in and their sessions end.
@@ -256,7 +233,7 @@ impl TenantsApi {
         state: Data<&SharedState>,
         caller: SignedIn,
         client_id: Path<Text<ClientIdInPath>>,
-    ) -> Result<TenantOk, TenantChangeError> {
+    ) -> Result<JsonOk<Tenant>, LookupError> {
         let tenant = set_suspended(
             &state.db.platform,
             client_id.0.as_str(),
@@ -264,7 +241,7 @@ impl TenantsApi {
             &caller.actor,
         )
         .await?;
-        Ok(TenantOk::Ok(Json(tenant)))
+        Ok(JsonOk(tenant))
     }
 
     /// Reactivate a suspended tenant.
@@ -278,7 +255,7 @@ impl TenantsApi {
         state: Data<&SharedState>,
         caller: SignedIn,
         client_id: Path<Text<ClientIdInPath>>,
-    ) -> Result<TenantOk, TenantChangeError> {
+    ) -> Result<JsonOk<Tenant>, LookupError> {
         let tenant = set_suspended(
             &state.db.platform,
             client_id.0.as_str(),
@@ -286,6 +263,6 @@ impl TenantsApi {
             &caller.actor,
         )
         .await?;
-        Ok(TenantOk::Ok(Json(tenant)))
+        Ok(JsonOk(tenant))
     }
 }

@@ -176,6 +176,8 @@ impl TextRule for OrganisationName {
     }
 }
 
+crate::text_parser!(OrganisationName);
+
 /// A module's key in the contract: one of [`MODULES`].
 pub struct ModuleKey;
 

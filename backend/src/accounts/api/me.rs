@@ -12,13 +12,12 @@ use crate::audit;
 use crate::auth::api::too_many_attempts;
 use crate::auth::store as sessions;
 use crate::auth::throttle;
-use crate::error_responses;
-use crate::http::error::ApiError;
+use crate::http::error::{AccessError, ApiError, WriteError, WriteThrottledError};
 use crate::http::input::{AnyText, Text};
+use crate::http::response::JsonOk;
 use crate::http::security::{SignedIn, TenantSession};
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
-use crate::json_response;
 
 #[derive(Default)]
 pub struct MeApi;
@@ -89,29 +88,12 @@ impl Default for Preferences {
     }
 }
 
-json_response!(ProfileOk { 200 => Ok(Profile) });
-error_responses!(ProfileError { Unauthorized = 401, Forbidden = 403 });
-
 #[derive(ApiResponse)]
 pub enum PasswordOk {
     /// Changed; every other session of this account has ended.
     #[oai(status = 204)]
     NoContent,
 }
-error_responses!(PasswordError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    TooManyRequests = 429,
-});
-
-json_response!(PreferencesOk { 200 => Ok(Preferences) });
-error_responses!(PreferencesError { Unauthorized = 401, Forbidden = 403 });
-error_responses!(SavePreferencesError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-});
 
 #[OpenApi(tag = "ApiTags::Me")]
 impl MeApi {
@@ -121,11 +103,11 @@ impl MeApi {
         &self,
         state: Data<&SharedState>,
         caller: SignedIn,
-    ) -> Result<ProfileOk, ProfileError> {
+    ) -> Result<JsonOk<Profile>, AccessError> {
         let s = &caller.session;
         let (created_at, organisation_name) =
             store::profile_facts(&state.db.platform, s.account_id).await?;
-        Ok(ProfileOk::Ok(Json(Profile {
+        Ok(JsonOk(Profile {
             id: s.account_id,
             name: s.name.clone(),
             email: s.email.clone(),
@@ -133,7 +115,7 @@ impl MeApi {
             client_id: s.client_id().map(str::to_string),
             organisation_name,
             created_at,
-        })))
+        }))
     }
 
     /// Change one's own password, proving the current one. Other sessions of
@@ -149,9 +131,9 @@ impl MeApi {
         state: Data<&SharedState>,
         caller: SignedIn,
         body: Json<ChangePassword>,
-    ) -> Result<PasswordOk, PasswordError> {
+    ) -> Result<PasswordOk, WriteThrottledError> {
         let s = &caller.session;
-        let new = NewPassword::parse(body.new_password.as_str())?;
+        let new = body.new_password.parse()?;
         let Some(current) = body.current_password.get() else {
             return Err(ApiError::invalid_input("The current password is required.").into());
         };
@@ -205,20 +187,19 @@ impl MeApi {
         &self,
         state: Data<&SharedState>,
         caller: SignedIn,
-    ) -> Result<PreferencesOk, PreferencesError> {
+    ) -> Result<JsonOk<Preferences>, AccessError> {
         let Some(tenant) = &caller.session.tenant else {
-            return Ok(PreferencesOk::Ok(Json(Preferences::default())));
+            return Ok(JsonOk(Preferences::default()));
         };
         let mut conn = state.db.read_tenant(tenant).await?;
         let row = store::preferences(&mut conn, caller.session.account_id).await?;
         drop(conn);
-        Ok(PreferencesOk::Ok(Json(row.map_or_else(
-            Preferences::default,
-            |(t, l)| Preferences {
+        Ok(JsonOk(row.map_or_else(Preferences::default, |(t, l)| {
+            Preferences {
                 theme: Theme::parse(&t),
                 landing_page: Text::new(l),
-            },
-        ))))
+            }
+        })))
     }
 
     /// Save the signed-in user's preferences.
@@ -232,8 +213,8 @@ impl MeApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         body: Json<Preferences>,
-    ) -> Result<PreferencesOk, SavePreferencesError> {
-        let landing = LandingPage::parse(body.landing_page.as_str())?;
+    ) -> Result<JsonOk<Preferences>, WriteError> {
+        let landing = body.landing_page.parse()?;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         store::save_preferences(
             &mut tx,
@@ -243,9 +224,9 @@ impl MeApi {
         )
         .await?;
         tx.commit().await?;
-        Ok(PreferencesOk::Ok(Json(Preferences {
+        Ok(JsonOk(Preferences {
             theme: body.theme,
             landing_page: Text::new(landing.as_str()),
-        })))
+        }))
     }
 }

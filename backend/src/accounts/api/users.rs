@@ -10,14 +10,14 @@ use uuid::Uuid;
 
 use crate::accounts::{
     AccountSummary, EMAIL_CANNOT_BE_USED, Email, NewAccount, NewPassword, NewUserRole, PersonName,
-    Role, USER_LIMIT_REACHED, USER_LIMIT_SQLSTATE, new_user_role, required, store,
+    Role, USER_LIMIT_REACHED, USER_LIMIT_SQLSTATE, new_user_role, store,
 };
 use crate::audit;
 use crate::auth::store as sessions;
 use crate::db::{sqlstate, unique_violation};
-use crate::error_responses;
-use crate::http::error::ApiError;
-use crate::http::input::{Optional, Text, TextRule};
+use crate::http::error::{ApiError, QueryError, WriteLookupError, WriteStateError};
+use crate::http::input::{Optional, ParseText, Text, TextRule};
+use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -54,6 +54,22 @@ impl TextRule for AccountId {
     }
 }
 
+/// A missing id is a 400; a malformed one gets the same 404 as an unknown
+/// one.
+impl ParseText for AccountId {
+    type Output = Uuid;
+    fn parse_text(raw: &str) -> Result<Uuid, ApiError> {
+        if raw.trim().is_empty() {
+            return Err(ApiError::invalid_input("user_id is required."));
+        }
+        Uuid::parse_str(raw.trim()).map_err(|_| no_such_user())
+    }
+}
+
+fn no_such_user() -> ApiError {
+    ApiError::not_found("No such user in your organisation.")
+}
+
 /// The one value of an `action` that selects an operation (the spec's
 /// calls name it in the body or the query): an enum of one in the contract.
 pub struct ResetAction;
@@ -64,11 +80,35 @@ impl TextRule for ResetAction {
     }
 }
 
+impl ParseText for ResetAction {
+    type Output = ();
+    fn parse_text(raw: &str) -> Result<(), ApiError> {
+        if raw != "resetorguserpassword" {
+            return Err(ApiError::invalid_input(
+                "Unknown action: use resetorguserpassword.",
+            ));
+        }
+        Ok(())
+    }
+}
+
 pub struct AccountInfoAction;
 
 impl TextRule for AccountInfoAction {
     fn limits(schema: &mut poem_openapi::registry::MetaSchema) {
         schema.enum_items = vec!["otheraccountinfo".into()];
+    }
+}
+
+impl ParseText for AccountInfoAction {
+    type Output = ();
+    fn parse_text(raw: &str) -> Result<(), ApiError> {
+        if raw != "otheraccountinfo" {
+            return Err(ApiError::invalid_input(
+                "Unknown action: use action=otheraccountinfo.",
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -94,10 +134,6 @@ pub struct OkBody {
     pub ok: bool,
 }
 
-json_response!(AccountListOk { 200 => Ok(Vec<AccountSummary>) });
-
-error_responses!(AccountListError { BadRequest = 400, Unauthorized = 401, Forbidden = 403 });
-
 #[derive(ApiResponse)]
 pub enum ClientAuthOk {
     /// The user was added.
@@ -108,25 +144,10 @@ pub enum ClientAuthOk {
     Ok(Json<OkBody>),
 }
 
-error_responses!(ClientAuthError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-    Conflict = 409,
-});
-
 json_response!(
     /// The password was changed and the user's sessions ended.
     ResetOk { 200 => Ok(OkBody) }
 );
-
-error_responses!(ResetError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-});
 
 #[OpenApi(tag = "ApiTags::Users")]
 impl UsersApi {
@@ -142,19 +163,15 @@ impl UsersApi {
         caller: TenantSession,
         /// Must be `otheraccountinfo`.
         action: Query<Text<AccountInfoAction>>,
-    ) -> Result<AccountListOk, AccountListError> {
-        if action.0.as_str() != "otheraccountinfo" {
-            return Err(
-                ApiError::invalid_input("Unknown action: use action=otheraccountinfo.").into(),
-            );
-        }
+    ) -> Result<JsonOk<Vec<AccountSummary>>, QueryError> {
+        action.0.parse()?;
         let rows = store::list_others(
             &state.db.platform,
             caller.tenant.id,
             caller.session.account_id,
         )
         .await?;
-        Ok(AccountListOk::Ok(Json(rows)))
+        Ok(JsonOk(rows))
     }
 
     /// Add a user to (`adduser`) or remove one from (`removeuser`) the
@@ -166,7 +183,7 @@ impl UsersApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         body: Json<ClientAuthPost>,
-    ) -> Result<ClientAuthOk, ClientAuthError> {
+    ) -> Result<ClientAuthOk, WriteStateError> {
         match body.0 {
             ClientAuthPost::AddUser(add) => Ok(ClientAuthOk::Created(Json(
                 add_user(&state, &caller, add).await?,
@@ -192,15 +209,11 @@ impl UsersApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         body: Json<ResetPassword>,
-    ) -> Result<ResetOk, ResetError> {
+    ) -> Result<ResetOk, WriteLookupError> {
         let tenant = &caller.tenant;
-        if body.action.as_str() != "resetorguserpassword" {
-            return Err(
-                ApiError::invalid_input("Unknown action: use resetorguserpassword.").into(),
-            );
-        }
-        let email = Email::parse(required(body.email.get(), "Email")?)?;
-        let password = NewPassword::parse(body.new_password.as_str())?;
+        body.action.parse()?;
+        let email = body.email.parse()?;
+        let password = body.new_password.parse()?;
         let hash = state.passwords.hash(password.expose()).await?;
         let mut tx = state.db.begin_platform().await?;
         let Some((account_id, role)) = store::find_by_email(&mut tx, tenant.id, &email).await?
@@ -239,9 +252,9 @@ async fn add_user(
     add: AddUser,
 ) -> Result<AccountSummary, ApiError> {
     let tenant = &caller.tenant;
-    let name = PersonName::parse(required(add.name.get(), "Name")?)?;
-    let email = Email::parse(required(add.email.get(), "Email")?)?;
-    let password = NewPassword::parse(add.password.as_str())?;
+    let name = add.name.parse()?;
+    let email = add.email.parse()?;
+    let password = add.password.parse()?;
     let role = new_user_role(tenant.kind, add.role.as_ref().map(Text::as_str))?;
     let password_hash = state.passwords.hash(password.expose()).await?;
 
@@ -280,10 +293,7 @@ async fn remove_user(
     remove: RemoveUser,
 ) -> Result<(), ApiError> {
     let tenant = &caller.tenant;
-    let raw = required(remove.user_id.get(), "user_id")?;
-    let Ok(user_id) = Uuid::parse_str(raw.trim()) else {
-        return Err(ApiError::not_found("No such user in your organisation."));
-    };
+    let user_id = remove.user_id.parse()?;
     if user_id == caller.session.account_id {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
@@ -296,7 +306,7 @@ async fn remove_user(
         .await?
         .is_none()
     {
-        return Err(ApiError::not_found("No such user in your organisation."));
+        return Err(no_such_user());
     }
     store::delete_preferences(&mut tx, user_id).await?;
     tx.commit().await?;

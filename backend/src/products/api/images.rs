@@ -14,9 +14,9 @@ use poem_openapi::types::multipart::Upload;
 use poem_openapi::{ApiResponse, Multipart, OpenApi};
 use uuid::Uuid;
 
-use crate::error_responses;
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, LookupError, WriteStateError};
 use crate::http::input::PathId;
+use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -39,22 +39,6 @@ json_response!(
     /// Added: the product with the new image's URL last in `image_urls`.
     ImageAdded { 201 => Created(Product) }
 );
-json_response!(ImageRemoved { 200 => Ok(Product) });
-error_responses!(AddImageError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-    Conflict = 409,
-    PayloadTooLarge = 413,
-    UnsupportedMediaType = 415,
-});
-error_responses!(ImageError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-});
 
 /// Served as itself, never sniffed, and sandboxed should a browser open it
 /// as a document.
@@ -107,7 +91,7 @@ impl ProductImagesApi {
         caller: TenantSession,
         id: Path<PathId>,
         body: ImageUpload,
-    ) -> Result<ImageAdded, AddImageError> {
+    ) -> Result<ImageAdded, WriteStateError> {
         let id = id.0.or(no_such_product)?;
         let bytes = body
             .file
@@ -162,7 +146,7 @@ impl ProductImagesApi {
         id: Path<PathId>,
         /// `{uuid}.{png|jpg|webp}`, as in the product's `image_urls`.
         image: Path<String>,
-    ) -> Result<Response<ImageFile>, ImageError> {
+    ) -> Result<Response<ImageFile>, LookupError> {
         let id = id.0.or(no_such_product)?;
         let (image, kind) = parse_image_name(&image.0).ok_or_else(no_such_image)?;
         let product = {
@@ -196,7 +180,7 @@ impl ProductImagesApi {
         caller: TenantSession,
         id: Path<PathId>,
         image: Path<String>,
-    ) -> Result<ImageRemoved, ImageError> {
+    ) -> Result<JsonOk<Product>, LookupError> {
         let id = id.0.or(no_such_product)?;
         let (image, kind) = parse_image_name(&image.0).ok_or_else(no_such_image)?;
         let url = image_url(id, image, kind);
@@ -215,6 +199,6 @@ impl ProductImagesApi {
         if let Err(err) = state.storage.delete(&key).await {
             tracing::warn!(error = %err, "an image file could not be removed");
         }
-        Ok(ImageRemoved::Ok(Json(product)))
+        Ok(JsonOk(product))
     }
 }

@@ -11,9 +11,9 @@ use poem_openapi::{Object, OpenApi};
 use uuid::Uuid;
 
 use crate::db::{TenantTx, unique_violation};
-use crate::error_responses;
-use crate::http::error::ApiError;
-use crate::http::input::{Optional, PathId, Text, TextRule};
+use crate::http::error::{ApiError, LookupError, QueryError, WriteConflictError, WriteStateError};
+use crate::http::input::{Optional, ParseText, PathId, Text, TextRule};
+use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
@@ -41,6 +41,18 @@ pub struct ProductHandlerAction;
 impl TextRule for ProductHandlerAction {
     fn limits(schema: &mut MetaSchema) {
         schema.enum_items = vec!["allproducts".into()];
+    }
+}
+
+impl ParseText for ProductHandlerAction {
+    type Output = ();
+    fn parse_text(raw: &str) -> Result<(), ApiError> {
+        if raw != "allproducts" {
+            return Err(ApiError::invalid_input(
+                "Unknown action: use action=allproducts.",
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -74,32 +86,10 @@ pub struct ProductChange {
     pub company_id: Optional<Uuid>,
 }
 
-json_response!(ProductListOk { 200 => Ok(ProductList) });
-error_responses!(ProductListError { BadRequest = 400, Unauthorized = 401, Forbidden = 403 });
 json_response!(
     /// Created.
     ProductCreated { 201 => Created(Product) }
 );
-error_responses!(ProductCreateError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    Conflict = 409,
-});
-json_response!(ProductOk { 200 => Ok(Product) });
-error_responses!(ProductGetError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-});
-error_responses!(ProductChangeError with body {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    NotFound = 404,
-    Conflict = 409,
-});
 
 const PRODUCT_LIMIT_REACHED: &str =
     "You have reached your plan's limit of products. Archive a product or ask for a higher limit.";
@@ -160,20 +150,18 @@ impl ProductsApi {
         caller: TenantSession,
         /// Must be `allproducts`.
         action: Query<Text<ProductHandlerAction>>,
-    ) -> Result<ProductListOk, ProductListError> {
-        if action.0.as_str() != "allproducts" {
-            return Err(ApiError::invalid_input("Unknown action: use action=allproducts.").into());
-        }
+    ) -> Result<JsonOk<ProductList>, QueryError> {
+        action.0.parse()?;
         // One snapshot for the list and its counts.
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         let products = store::list_active(&mut tx).await?;
         let (max_products, _) = store::plan(&mut tx).await?;
         drop(tx);
-        Ok(ProductListOk::Ok(Json(ProductList {
+        Ok(JsonOk(ProductList {
             added_products: products.len() as i64,
             max_products: i64::from(max_products),
             products,
-        })))
+        }))
     }
 
     /// Create a product within the plan's product limit; its GTIN is
@@ -184,20 +172,12 @@ impl ProductsApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         body: Json<NewProduct>,
-    ) -> Result<ProductCreated, ProductCreateError> {
-        let name = ProductName::parse(body.product_name.as_str())?;
-        let skuid = Skuid::parse(body.skuid.as_str())?;
-        let gtin = Gtin::parse(body.gtin.as_str())?;
-        let category = body
-            .category
-            .as_ref()
-            .map(|c| Category::parse(c.as_str()))
-            .transpose()?;
-        let description = body
-            .product_description
-            .as_ref()
-            .map(|d| Description::parse(d.as_str()))
-            .transpose()?;
+    ) -> Result<ProductCreated, WriteConflictError> {
+        let name = body.product_name.parse()?;
+        let skuid = body.skuid.parse()?;
+        let gtin = body.gtin.parse()?;
+        let category = body.category.parse()?;
+        let description = body.product_description.parse()?;
         let attributes = body
             .attributes
             .as_ref()
@@ -240,13 +220,13 @@ impl ProductsApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         id: Path<PathId>,
-    ) -> Result<ProductOk, ProductGetError> {
+    ) -> Result<JsonOk<Product>, LookupError> {
         let mut conn = state.db.read_tenant(&caller.tenant).await?;
         let product = store::find(&mut conn, id.0.or(no_such_product)?)
             .await?
             .filter(|p| p.archived_at.is_none())
             .ok_or_else(no_such_product)?;
-        Ok(ProductOk::Ok(Json(product)))
+        Ok(JsonOk(product))
     }
 
     /// Change an active product. A new GTIN is registered to the
@@ -263,32 +243,12 @@ impl ProductsApi {
         caller: TenantSession,
         id: Path<PathId>,
         body: Json<ProductChange>,
-    ) -> Result<ProductOk, ProductChangeError> {
-        let name = body
-            .product_name
-            .as_ref()
-            .map(|v| ProductName::parse(v.as_str()))
-            .transpose()?;
-        let skuid = body
-            .skuid
-            .as_ref()
-            .map(|v| Skuid::parse(v.as_str()))
-            .transpose()?;
-        let gtin = body
-            .gtin
-            .as_ref()
-            .map(|v| Gtin::parse(v.as_str()))
-            .transpose()?;
-        let category = body
-            .category
-            .as_ref()
-            .map(|v| Category::parse(v.as_str()))
-            .transpose()?;
-        let description = body
-            .product_description
-            .as_ref()
-            .map(|v| Description::parse(v.as_str()))
-            .transpose()?;
+    ) -> Result<JsonOk<Product>, WriteStateError> {
+        let name = body.product_name.parse()?;
+        let skuid = body.skuid.parse()?;
+        let gtin = body.gtin.parse()?;
+        let category = body.category.parse()?;
+        let description = body.product_description.parse()?;
         let attributes = body
             .attributes
             .as_ref()
@@ -327,7 +287,7 @@ impl ProductsApi {
             store::release_gtin(&mut tx, &current.gtin).await?;
         }
         tx.commit().await?;
-        Ok(ProductOk::Ok(Json(product)))
+        Ok(JsonOk(product))
     }
 
     /// Delete (archive) a product: it leaves the list and stops counting
@@ -342,13 +302,13 @@ impl ProductsApi {
         state: Data<&SharedState>,
         caller: TenantSession,
         id: Path<PathId>,
-    ) -> Result<ProductOk, ProductGetError> {
+    ) -> Result<JsonOk<Product>, LookupError> {
         let id = id.0.or(no_such_product)?;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         let product = store::archive(&mut tx, id)
             .await?
             .ok_or_else(no_such_product)?;
         tx.commit().await?;
-        Ok(ProductOk::Ok(Json(product)))
+        Ok(JsonOk(product))
     }
 }

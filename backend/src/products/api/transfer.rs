@@ -11,8 +11,7 @@ use poem_openapi::param::Query;
 use poem_openapi::payload::{Binary, Json};
 use poem_openapi::{ApiResponse, Object, OpenApi};
 
-use crate::error_responses;
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, QueryError, WriteError};
 use crate::http::input::{DryRun, Text};
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
@@ -70,19 +69,6 @@ fn refused(rows: u64, errors: Vec<RowError>) -> ImportOk {
         errors,
     }))
 }
-
-error_responses!(ImportError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-    PayloadTooLarge = 413,
-    UnsupportedMediaType = 415,
-});
-error_responses!(ExportError {
-    BadRequest = 400,
-    Unauthorized = 401,
-    Forbidden = 403,
-});
 
 #[derive(ApiResponse)]
 pub enum ExportCsv {
@@ -183,12 +169,8 @@ impl ProductTransferApi {
         /// `true`: only check the file; `false`: import it.
         dry_run: Query<Text<DryRun>>,
         body: CsvFile,
-    ) -> Result<ImportOk, ImportError> {
-        let dry_run = match dry_run.0.as_str() {
-            "true" => Query(true),
-            "false" => Query(false),
-            _ => return Err(ApiError::invalid_input("dry_run must be true or false.").into()),
-        };
+    ) -> Result<ImportOk, WriteError> {
+        let dry_run: bool = dry_run.parse()?;
         let CsvFile::Csv(Binary(bytes)) = body;
         let (rows, mut errors) = transfer::read(&bytes)?;
         let total =
@@ -199,19 +181,19 @@ impl ProductTransferApi {
         let limit = store::lock_product_limit(&mut tx).await?;
         check_stored(&mut tx, &rows, limit, &mut errors).await?;
         let report = |created: u64, errors: Vec<RowError>| ImportReport {
-            dry_run: dry_run.0,
+            dry_run,
             rows: total,
             created,
             errors,
         };
         if !errors.is_empty() {
-            return Ok(if dry_run.0 {
+            return Ok(if dry_run {
                 ImportOk::Ok(Json(report(0, errors)))
             } else {
                 refused(total, errors)
             });
         }
-        if dry_run.0 {
+        if dry_run {
             return Ok(ImportOk::Ok(Json(report(0, errors))));
         }
         for r in &rows {
@@ -254,7 +236,7 @@ impl ProductTransferApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-    ) -> Result<ExportCsv, ExportError> {
+    ) -> Result<ExportCsv, QueryError> {
         let products = {
             let mut conn = state.db.read_tenant(&caller.tenant).await?;
             store::list_active(&mut conn).await?

@@ -3360,6 +3360,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Status"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3396,6 +3400,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Status"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3413,6 +3421,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not ready: something the service needs (its database) does not answer. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3445,6 +3454,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["LoginResponse"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3453,6 +3463,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3461,6 +3472,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3469,6 +3484,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3477,6 +3493,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3485,6 +3502,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many attempts: `error` says when to try again. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3521,6 +3539,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["SessionResponse"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3529,6 +3548,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3564,6 +3587,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3572,6 +3596,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3611,6 +3639,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["AccountSummary"][];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3619,6 +3648,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3627,6 +3657,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3677,6 +3711,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["AccountSummary"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3685,6 +3720,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3693,6 +3729,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3701,6 +3741,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3709,6 +3753,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3717,6 +3765,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3725,6 +3774,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3766,6 +3816,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["OkBody"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3774,6 +3825,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3782,6 +3834,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3790,6 +3846,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3798,6 +3858,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3806,6 +3867,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3842,6 +3904,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Profile"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3850,6 +3913,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3889,6 +3956,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3897,6 +3965,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3905,6 +3974,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3913,6 +3986,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3921,6 +3995,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3929,6 +4004,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many attempts: `error` says when to try again. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3965,6 +4041,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Preferences"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3973,6 +4050,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4013,6 +4094,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Preferences"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4021,6 +4103,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4029,6 +4112,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4037,6 +4124,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4045,6 +4133,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4081,6 +4170,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Organisation"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4089,6 +4179,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4129,6 +4223,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Organisation"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4137,6 +4232,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4145,6 +4241,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4153,6 +4253,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4161,6 +4262,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4197,6 +4299,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Tenant"][];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4205,6 +4308,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4246,6 +4353,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Tenant"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4254,6 +4362,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4262,6 +4371,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4270,6 +4383,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4278,6 +4395,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4286,6 +4404,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4328,6 +4447,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Tenant"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4336,6 +4456,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4344,6 +4465,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4352,6 +4477,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4360,6 +4489,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4368,6 +4498,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4406,6 +4537,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Tenant"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4414,6 +4546,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4422,6 +4555,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4430,6 +4567,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4468,6 +4609,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Tenant"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4476,6 +4618,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4484,6 +4627,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4492,6 +4639,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4523,6 +4674,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description The spec's list answer: the active products, and the organisation's
+             *     product limit and how many it has.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4531,6 +4686,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ProductList"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4539,6 +4695,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4547,6 +4704,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4588,6 +4749,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Product"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4596,6 +4758,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4604,6 +4767,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4612,6 +4779,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4620,6 +4791,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4628,6 +4800,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4658,6 +4831,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A product as the API shows it: the spec's fields, then ours. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4666,6 +4840,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Product"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4674,6 +4849,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4682,6 +4858,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4690,6 +4870,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4720,6 +4904,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A product as the API shows it: the spec's fields, then ours. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4728,6 +4913,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Product"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4736,6 +4922,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4744,6 +4931,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4752,6 +4943,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4786,6 +4981,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A product as the API shows it: the spec's fields, then ours. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4794,6 +4990,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Product"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4802,6 +4999,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4810,6 +5008,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4818,6 +5020,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4826,6 +5032,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4834,6 +5044,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4842,6 +5053,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4891,6 +5103,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Product"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4899,6 +5112,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4907,6 +5121,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4915,6 +5133,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4923,6 +5145,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4931,6 +5157,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4939,6 +5166,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4984,6 +5212,7 @@ export interface operations {
                     "image/*": string;
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4992,6 +5221,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5000,6 +5230,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5008,6 +5242,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5039,6 +5277,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A product as the API shows it: the spec's fields, then ours. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5047,6 +5286,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Product"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5055,6 +5295,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5063,6 +5304,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5071,6 +5316,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5116,6 +5365,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ImportReport"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5124,6 +5374,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5132,6 +5383,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5140,6 +5395,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5148,6 +5404,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5198,6 +5455,7 @@ export interface operations {
                     "text/csv; charset=utf-8": string;
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5206,6 +5464,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5214,6 +5473,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5242,6 +5505,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Where new codes' URIs point. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5250,6 +5514,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["CodeSettings"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5258,6 +5523,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5290,6 +5559,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Where new codes' URIs point. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5298,6 +5568,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["CodeSettings"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5306,6 +5577,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5314,6 +5586,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5322,6 +5598,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5330,6 +5607,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5361,6 +5639,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The organisation's jobs, newest first, with its code quota. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5369,6 +5648,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["CodeJobList"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5377,6 +5657,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5385,6 +5666,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5426,6 +5711,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["CodeJob"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5434,6 +5720,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5442,6 +5729,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5450,6 +5741,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5458,6 +5753,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5466,6 +5765,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5474,6 +5774,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5504,6 +5805,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A code job as the API shows it. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5512,6 +5814,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["CodeJob"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5520,6 +5823,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5528,6 +5832,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5536,6 +5844,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5576,6 +5888,7 @@ export interface operations {
                     "text/csv; charset=utf-8": string;
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5584,6 +5897,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5592,6 +5906,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5600,6 +5918,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5608,6 +5930,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5648,6 +5974,7 @@ export interface operations {
                     "application/zip": string;
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5656,6 +5983,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5664,6 +5992,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5672,6 +6004,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5680,6 +6016,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5708,6 +6048,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description The organisation's lots with code jobs, the one with the newest job
+             *     first.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5716,6 +6060,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["CodeLotList"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5724,6 +6069,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5732,6 +6078,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5767,6 +6117,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description What `GET /api/codes/bulk.zip` would hold for the same selection. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5775,6 +6126,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["BulkSummary"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5783,6 +6135,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5791,6 +6144,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5799,6 +6156,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5807,6 +6168,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5852,6 +6217,7 @@ export interface operations {
                     "application/zip": string;
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5860,6 +6226,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5868,6 +6235,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5876,6 +6247,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5884,6 +6259,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5920,6 +6299,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["LabelTemplateList"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5928,6 +6308,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5936,6 +6317,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5977,6 +6362,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["LabelTemplate"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5985,6 +6371,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5993,6 +6380,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6001,6 +6392,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6009,6 +6404,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6017,6 +6416,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6025,6 +6425,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6055,6 +6456,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A label template as the API shows it. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6063,6 +6465,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["LabelTemplate"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6071,6 +6474,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6079,6 +6483,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6087,6 +6495,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6121,6 +6533,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A label template as the API shows it. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6129,6 +6542,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["LabelTemplate"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6137,6 +6551,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6145,6 +6560,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6153,6 +6572,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6161,6 +6584,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6169,6 +6596,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6177,6 +6605,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6214,6 +6643,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6222,6 +6652,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6230,6 +6661,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6238,6 +6673,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6279,6 +6718,7 @@ export interface operations {
                     "image/png": string;
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6287,6 +6727,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6295,6 +6736,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6303,6 +6748,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6311,6 +6760,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6319,6 +6772,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6327,6 +6781,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6363,6 +6818,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["PrintJobList"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6371,6 +6827,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6379,6 +6836,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6420,6 +6881,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["PrintJob"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6428,6 +6890,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6436,6 +6899,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6444,6 +6911,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6452,6 +6923,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6460,6 +6935,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6468,6 +6944,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6507,6 +6984,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["PrintJob"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6515,6 +6993,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6523,6 +7002,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6531,6 +7014,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6539,6 +7026,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6569,6 +7060,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A print job as the API shows it. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6577,6 +7069,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["PrintJob"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6585,6 +7078,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6593,6 +7087,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6601,6 +7099,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6642,6 +7144,7 @@ export interface operations {
                     "text/plain; charset=utf-8": string;
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6650,6 +7153,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6658,6 +7162,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6666,6 +7174,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6674,6 +7186,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6714,6 +7230,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["BrandScans"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6722,6 +7239,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6730,6 +7248,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6738,6 +7260,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6769,6 +7295,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The dashboard's figures for a range of days (UTC). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6777,6 +7304,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ScanAnalytics"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6785,6 +7313,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6793,6 +7322,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6832,6 +7365,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["SessionsDataAnswer"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6840,6 +7374,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6848,6 +7383,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6887,6 +7426,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["UsersDataAnswer"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6895,6 +7435,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6903,6 +7444,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6931,6 +7476,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A tenant's rules for the `suspicious` verdict. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6939,6 +7485,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ScanSettings"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6947,6 +7494,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6979,6 +7530,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A tenant's rules for the `suspicious` verdict. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6987,6 +7539,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ScanSettings"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6995,6 +7548,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7003,6 +7557,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7011,6 +7569,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7019,6 +7578,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7057,6 +7617,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["AdminScan"][];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7065,6 +7626,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7073,6 +7635,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7107,6 +7673,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The reviews that match, newest first (at most 200). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7115,6 +7682,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ReviewList"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7123,6 +7691,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7131,6 +7700,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7165,6 +7738,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A review as the brand sees it. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7173,6 +7747,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Review"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7181,6 +7756,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7189,6 +7765,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7197,6 +7777,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7205,6 +7789,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7213,6 +7798,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7266,6 +7852,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["CaptureRefused"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7274,6 +7861,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7282,6 +7873,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7290,6 +7885,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7298,6 +7894,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7348,6 +7945,7 @@ export interface operations {
                     "application/json; charset=utf-8": unknown;
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7356,6 +7954,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7364,6 +7963,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7372,6 +7975,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7413,6 +8020,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["EventView"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7421,6 +8029,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7429,6 +8038,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7437,6 +8050,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7445,6 +8062,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7453,6 +8071,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7483,6 +8102,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description The spec's product journey: the product's events (its own, and those of
+             *     the containers it was packed into) and its scans, oldest first.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7491,6 +8114,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ProductJourney"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7499,6 +8123,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7507,6 +8132,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7515,6 +8144,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7545,6 +8178,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The spec's traceability: upstream and downstream of a product. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7553,6 +8187,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Traceability"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7561,6 +8196,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7569,6 +8205,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7577,6 +8217,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7613,6 +8257,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["PassportList"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7621,6 +8266,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7654,6 +8303,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description A version of a passport (or, with `version` 0, the empty passport of a
+             *     product that has none yet).
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7662,6 +8315,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Passport"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7670,6 +8324,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7678,6 +8333,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7686,6 +8345,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7723,6 +8386,10 @@ export interface operations {
             };
         };
         responses: {
+            /**
+             * @description A version of a passport (or, with `version` 0, the empty passport of a
+             *     product that has none yet).
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7731,6 +8398,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Passport"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7739,6 +8407,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7747,6 +8416,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7755,6 +8428,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7763,6 +8440,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7771,6 +8452,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7779,6 +8461,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7812,6 +8495,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The versions of one passport, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7820,6 +8504,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["PassportVersions"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7828,6 +8513,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7836,6 +8522,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7844,6 +8534,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7878,6 +8572,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description A version of a passport (or, with `version` 0, the empty passport of a
+             *     product that has none yet).
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7886,6 +8584,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Passport"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7894,6 +8593,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7902,6 +8602,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7910,6 +8614,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7938,6 +8646,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The organisation's companies, by CIN. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7946,6 +8655,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["CompanyList"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7954,6 +8664,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7995,6 +8709,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["Company"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8003,6 +8718,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8011,6 +8727,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8019,6 +8739,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8027,6 +8751,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8035,6 +8760,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8065,6 +8791,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description One company with its products, their batches and its codes. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8073,6 +8800,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["CompanyOverview"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8081,6 +8809,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8089,6 +8821,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8117,6 +8853,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The organisation's batch updates, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8125,6 +8862,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["BatchUpdateList"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8133,6 +8871,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8187,6 +8929,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["BatchUpdate"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8195,6 +8938,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8203,6 +8947,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8211,6 +8959,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8219,6 +8971,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is larger than the operation takes. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8227,6 +8980,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is not of a type the operation takes. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8265,6 +9019,7 @@ export interface operations {
                     "text/csv; charset=utf-8": string;
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8273,6 +9028,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8311,6 +9070,7 @@ export interface operations {
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8319,6 +9079,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8349,6 +9113,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description One update with its problems and, once applied, its batches. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8357,6 +9122,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["BatchUpdateDetail"];
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8365,6 +9131,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8373,6 +9140,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8381,6 +9152,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8421,6 +9196,7 @@ export interface operations {
                     "text/csv; charset=utf-8": string;
                 };
             };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8429,6 +9205,7 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not signed in, or the session has ended. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8437,6 +9214,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8445,6 +9226,10 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
