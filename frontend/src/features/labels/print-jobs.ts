@@ -1,3 +1,4 @@
+import type { Choice } from '@/components/ui/choice-field';
 import { formatNumber } from '@/lib/format';
 import type { PrintFormat, PrintJob, PrintJobStatus } from './api/labels-api';
 
@@ -25,7 +26,7 @@ export const STATUS_BADGES: Record<PrintJobStatus, string> = {
   failed: 'badge badge--danger',
 };
 
-export const FORMATS: readonly { value: PrintFormat; label: string; hint: string }[] = [
+export const FORMATS: readonly Choice<PrintFormat>[] = [
   {
     value: 'pdf',
     label: 'PDF',
