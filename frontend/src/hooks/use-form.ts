@@ -16,6 +16,12 @@ export function useForm<V extends Record<string, string>>(
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  /** Changes the field `name` (and, with `clearErrorOnChange`, clears its error). */
+  function set(name: keyof V, value: string) {
+    setValues((current) => ({ ...current, [name]: value }));
+    if (clearErrorOnChange) setErrors((current) => ({ ...current, [name]: undefined }));
+  }
+
   return {
     values,
     errors,
@@ -26,13 +32,16 @@ export function useForm<V extends Record<string, string>>(
     /** `value`, `onChange` and `error` for the field `name`. */
     field: (name: keyof V) => ({
       value: values[name],
-      onChange: (
-        event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>,
-      ) => {
-        const { value } = event.target;
-        setValues((current) => ({ ...current, [name]: value }));
-        if (clearErrorOnChange) setErrors((current) => ({ ...current, [name]: undefined }));
-      },
+      onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
+        set(name, event.target.value),
+      error: errors[name] ?? null,
+    }),
+
+    /** `value`, `onChange` (with the chosen value) and `error` for a `ChoiceField`. */
+    choice: (name: keyof V) => ({
+      name: String(name),
+      value: values[name],
+      onChange: (value: string) => set(name, value),
       error: errors[name] ?? null,
     }),
 

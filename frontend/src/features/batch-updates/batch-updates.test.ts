@@ -1,4 +1,4 @@
-import { fileProblem, percent, pollDelay, rowLabel } from './batch-updates';
+import { fileProblem, percent, rowLabel } from './batch-updates';
 
 describe('batch updates', () => {
   it('takes .csv and .xlsx files up to 200 MB, and no empty ones', () => {
@@ -18,11 +18,5 @@ describe('batch updates', () => {
     expect(percent(50, 200)).toBe(25);
     expect(percent(5, 0)).toBe(0);
     expect(percent(300, 200)).toBe(100);
-  });
-
-  it('waits longer after failed refreshes', () => {
-    expect(pollDelay(0)).toBe(1000);
-    expect(pollDelay(2)).toBe(4000);
-    expect(pollDelay(10)).toBe(15_000);
   });
 });

@@ -10,15 +10,6 @@ import type { BatchStatus, BatchUpdate } from './api/batch-updates-api';
 export const MAX_FILE_BYTES = 200 * 1024 * 1024;
 export const MAX_ROWS = 1_000_000;
 
-/** How often the page asks for progress while an update runs, and the longest wait after failures. */
-export const POLL_MS = 1000;
-export const POLL_MAX_MS = 15_000;
-
-/** The wait before the next refresh after `failures` failed ones in a row. */
-export function pollDelay(failures: number): number {
-  return Math.min(POLL_MS * 2 ** failures, POLL_MAX_MS);
-}
-
 /** The columns of a file, in order, with what each takes (the server's `template::COLUMN_NOTES`). */
 export const COLUMN_NOTES: readonly { name: string; note: string }[] = [
   {

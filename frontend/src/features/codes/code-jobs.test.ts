@@ -4,7 +4,6 @@ import {
   isDownloadable,
   lotsOf,
   newestFirst,
-  pollDelay,
   progressText,
 } from './code-jobs';
 import { codeJob } from './test-data';
@@ -24,10 +23,6 @@ describe('code jobs', () => {
       '12,500 of 1,000,000 codes',
     );
     expect(progressText({ generated: 0, quantity: 1 })).toBe('0 of 1 code');
-  });
-
-  it('waits a second between refreshes, longer after failures, at most 30 s', () => {
-    expect([0, 1, 2, 3, 10].map(pollDelay)).toEqual([1000, 2000, 4000, 8000, 30_000]);
   });
 
   it('orders jobs newest first', () => {

@@ -1,11 +1,6 @@
 import { formatNumber } from '@/lib/format';
 import type { CodeJob, CodeJobStatus } from './api/codes-api';
 
-/** How often the page asks for progress while a job is queued or running. */
-export const POLL_MS = 1000;
-/** The longest wait between two attempts after refreshes failed. */
-export const POLL_MAX_MS = 30_000;
-
 /** A job still generating codes (queued or running); its codes cannot be downloaded yet. */
 export function isActive(job: Pick<CodeJob, 'status'>): boolean {
   return job.status === 'queued' || job.status === 'running';
@@ -14,11 +9,6 @@ export function isActive(job: Pick<CodeJob, 'status'>): boolean {
 /** A job whose codes can be downloaded: done, or failed (the codes it generated). */
 export function isDownloadable(job: Pick<CodeJob, 'status'>): boolean {
   return job.status === 'done' || job.status === 'failed';
-}
-
-/** The wait before the next refresh after `failures` failed ones in a row. */
-export function pollDelay(failures: number): number {
-  return Math.min(POLL_MS * 2 ** failures, POLL_MAX_MS);
 }
 
 /** Newest first (the server's order; kept when a job is added here). */

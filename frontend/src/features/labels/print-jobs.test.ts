@@ -1,5 +1,5 @@
 import { codeJobChoices, codeJobDetail, printable, productNames } from './code-job-choices';
-import { isActive, newestFirst, pollDelay, progressText } from './print-jobs';
+import { isActive, newestFirst, progressText } from './print-jobs';
 import { PRODUCT_ID, codeJob, printJob, productList } from './test-data';
 
 describe('print jobs', () => {
@@ -12,10 +12,6 @@ describe('print jobs', () => {
   it('shows progress as counts of labels', () => {
     expect(progressText({ printed: 2500, total: 10_000 })).toBe('2,500 of 10,000 labels');
     expect(progressText({ printed: 0, total: 1 })).toBe('0 of 1 label');
-  });
-
-  it('waits a second between refreshes, longer after failures, at most 30 s', () => {
-    expect([0, 1, 2, 3, 10].map(pollDelay)).toEqual([1000, 2000, 4000, 8000, 30_000]);
   });
 
   it('orders jobs newest first', () => {

@@ -1,19 +1,10 @@
+import type { Choice } from '@/components/ui/choice-field';
 import { formatNumber } from '@/lib/format';
 import type { PrintFormat, PrintJob, PrintJobStatus } from './api/labels-api';
-
-/** How often the printer page asks for progress while a job is queued or running. */
-export const POLL_MS = 1000;
-/** The longest wait between two attempts after refreshes failed. */
-export const POLL_MAX_MS = 30_000;
 
 /** A job still printing (queued or running): no file yet. */
 export function isActive(job: Pick<PrintJob, 'status'>): boolean {
   return job.status === 'queued' || job.status === 'running';
-}
-
-/** The wait before the next refresh after `failures` failed ones in a row. */
-export function pollDelay(failures: number): number {
-  return Math.min(POLL_MS * 2 ** failures, POLL_MAX_MS);
 }
 
 /** Newest first (the server's order; kept when a job is added here). */
@@ -35,7 +26,7 @@ export const STATUS_BADGES: Record<PrintJobStatus, string> = {
   failed: 'badge badge--danger',
 };
 
-export const FORMATS: readonly { value: PrintFormat; label: string; hint: string }[] = [
+export const FORMATS: readonly Choice<PrintFormat>[] = [
   {
     value: 'pdf',
     label: 'PDF',

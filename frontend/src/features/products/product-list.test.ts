@@ -1,12 +1,5 @@
 import type { Product } from './api/products-api';
-import {
-  normaliseProductList,
-  pageCount,
-  pageOf,
-  pageWindow,
-  productCategories,
-  queryProducts,
-} from './product-list';
+import { pageCount, pageOf, pageWindow, productCategories, queryProducts } from './product-list';
 import { product } from './test-data';
 
 describe('pageWindow (five page numbers, spec §9)', () => {
@@ -38,31 +31,6 @@ describe('pageWindow (five page numbers, spec §9)', () => {
     expect(pageCount(0)).toBe(1);
     expect(pageOf(items, 1)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(pageOf(items, 3)).toEqual([20, 21, 22]);
-  });
-});
-
-describe('normaliseProductList', () => {
-  const a = product({ id: 'a' });
-  const b = product({ id: 'b' });
-
-  it('takes the server’s numbers', () => {
-    expect(normaliseProductList({ products: [a], max_products: 200, added_products: 1 })).toEqual({
-      products: [a],
-      maxProducts: 200,
-      addedProducts: 1,
-      limitKnown: true,
-    });
-  });
-
-  it('defaults max to the number of items and added to 0 when absent (spec §9)', () => {
-    expect(normaliseProductList({ products: [a, b] } as never)).toEqual({
-      products: [a, b],
-      maxProducts: 2,
-      addedProducts: 0,
-      limitKnown: false,
-    });
-    expect(normaliseProductList([a])).toMatchObject({ products: [a], maxProducts: 1 });
-    expect(normaliseProductList(null)).toMatchObject({ products: [], maxProducts: 0 });
   });
 });
 

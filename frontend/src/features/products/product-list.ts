@@ -1,31 +1,4 @@
-import type { Product, ProductList } from './api/products-api';
-import type { ProductListData } from './store/products-slice';
-
-export type { ProductListData };
-
-function count(value: unknown): number | null {
-  const n = typeof value === 'string' ? Number(value) : value;
-  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : null;
-}
-
-/**
- * The list answer, read without trusting it (spec §7: "an array or a products
- * list"): max_products defaults to the number of items, added_products to 0 (§9).
- */
-export function normaliseProductList(
-  raw: ProductList | Product[] | null | undefined,
-): ProductListData {
-  const list = Array.isArray(raw) ? { products: raw } : (raw ?? {});
-  const products = Array.isArray(list.products) ? list.products : [];
-  const max = 'max_products' in list ? count(list.max_products) : null;
-  const added = 'added_products' in list ? count(list.added_products) : null;
-  return {
-    products,
-    maxProducts: max ?? products.length,
-    addedProducts: added ?? 0,
-    limitKnown: max !== null,
-  };
-}
+import type { Product } from './api/products-api';
 
 export type ProductSort = 'name' | 'skuid' | 'created';
 

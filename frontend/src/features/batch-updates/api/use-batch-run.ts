@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
-import type { ApiResult } from '@/lib/api/call-api';
-import { isRunning, POLL_MS, pollDelay } from '../batch-updates';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { usePolledResult } from '@/hooks/use-polled-result';
+import type { ApiFailure, ApiResult } from '@/lib/api/call-api';
+import { isRunning } from '../batch-updates';
 import { batchMessages } from '../messages';
 import {
   getBatchUpdate,
@@ -29,80 +30,74 @@ export type BatchSend = (
   onProgress: (progress: UploadProgress) => void,
 ) => Promise<ApiResult<BatchUpdate>>;
 
+/** What this hook keeps; the processing run's progress and outcome come from the polling. */
+type Started =
+  | Exclude<BatchRun, { phase: 'processing' | 'done' }>
+  | { phase: 'processing'; run: number; dryRun: boolean; uploaded: boolean; update: BatchUpdate };
+
+/** The update is gone, or no longer the caller's: asking again will not change that. */
+function refused(answer: ApiResult<unknown>): answer is Extract<ApiFailure, { kind: 'status' }> {
+  return !answer.ok && answer.kind === 'status' && (answer.status === 404 || answer.status === 403);
+}
+
+const finished = (answer: ApiResult<BatchUpdateDetail>) =>
+  answer.ok ? !isRunning(answer.data.status) : refused(answer);
+
+/** How long the page waits at most between two looks at a running update. */
+const MAX_POLL_MS = 15_000;
+
 /**
  * One batch update at a time, from the request to its outcome: the upload's
- * progress, then `GET /api/batch-updates/{id}` about once a second while the
- * server checks or applies it (longer waits after failed refreshes), then its
- * outcome. `onChange` runs when the server accepted the update and when it
- * finished (the history refreshes). Nothing runs after the page has gone.
+ * progress, then `GET /api/batch-updates/{id}` at once and about once a
+ * second while the server checks or applies it (`usePolledResult`: longer
+ * waits while nothing moves or after failed refreshes, at most 15 s), then
+ * its outcome. `onChange` runs when the server accepted the update and when
+ * it finished (the history refreshes). Nothing runs after the page has gone.
  */
 export function useBatchRun(onChange?: () => void) {
-  const [run, setRun] = useState<BatchRun>({ phase: 'idle' });
+  const [started, setStarted] = useState<Started>({ phase: 'idle' });
   /** Counts runs; a callback of an older run (or after unmount) changes nothing. */
   const generation = useRef(0);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(
     () => () => {
       generation.current += 1;
-      clearTimeout(timer.current);
     },
     [],
   );
 
-  function poll(id: string, mine: number, delay: number, failures: number) {
-    timer.current = setTimeout(() => {
-      void getBatchUpdate(id).then((next) => {
-        if (generation.current !== mine) return;
-        if (!next.ok) {
-          if (next.kind === 'status' && (next.status === 404 || next.status === 403)) {
-            setRun({ phase: 'refused', status: next.status, message: next.message });
-            return;
-          }
-          setRun((current) =>
-            current.phase === 'processing'
-              ? { ...current, pollError: batchMessages.pollFailed(next.message) }
-              : current,
-          );
-          poll(id, mine, pollDelay(failures + 1), failures + 1);
-          return;
-        }
-        if (isRunning(next.data.status)) {
-          setRun((current) =>
-            current.phase === 'processing'
-              ? { ...current, update: next.data, pollError: null }
-              : current,
-          );
-          poll(id, mine, POLL_MS, 0);
-          return;
-        }
-        setRun({ phase: 'done', update: next.data });
-        onChange?.();
-      });
-    }, delay);
-  }
+  const following = started.phase === 'processing' ? started : null;
+  const key = following ? `${following.run}:${following.update.id}` : null;
+  const polled = usePolledResult(key, () => getBatchUpdate(following?.update.id ?? ''), {
+    done: finished,
+    maxInterval: MAX_POLL_MS,
+  });
+
+  const run = current(started, polled.result, polled.pollError);
+  const doneKey = run.phase === 'done' ? key : null;
+  const tell = useEffectEvent(() => onChange?.());
+  useEffect(() => {
+    if (doneKey !== null) tell();
+  }, [doneKey]);
 
   async function start(send: BatchSend, dryRun: boolean, uploaded: boolean) {
     generation.current += 1;
     const mine = generation.current;
-    clearTimeout(timer.current);
-    setRun({ phase: 'uploading', dryRun, progress: null });
+    setStarted({ phase: 'uploading', dryRun, progress: null });
     const result = await send((progress) => {
-      if (generation.current === mine) setRun({ phase: 'uploading', dryRun, progress });
+      if (generation.current === mine) setStarted({ phase: 'uploading', dryRun, progress });
     });
     if (generation.current !== mine) return;
     if (!result.ok) {
-      setRun({
+      setStarted({
         phase: 'refused',
         status: result.kind === 'status' ? result.status : null,
         message: result.message,
       });
       return;
     }
-    setRun({ phase: 'processing', dryRun, uploaded, update: result.data, pollError: null });
+    setStarted({ phase: 'processing', run: mine, dryRun, uploaded, update: result.data });
     onChange?.();
-    // The first look at once: a small update is often done by then.
-    poll(result.data.id, mine, 0, 0);
   }
 
   return {
@@ -112,8 +107,27 @@ export function useBatchRun(onChange?: () => void) {
     /** Forgets the last outcome (a new file was chosen); stops following a run. */
     reset: () => {
       generation.current += 1;
-      clearTimeout(timer.current);
-      setRun({ phase: 'idle' });
+      setStarted({ phase: 'idle' });
     },
+  };
+}
+
+/** The run as the page shows it: what was started, and what the last look at it said. */
+function current(
+  started: Started,
+  result: ApiResult<BatchUpdateDetail> | null,
+  pollError: ApiFailure | null,
+): BatchRun {
+  if (started.phase !== 'processing') return started;
+  if (pollError && refused(pollError)) {
+    return { phase: 'refused', status: pollError.status, message: pollError.message };
+  }
+  if (result?.ok && !isRunning(result.data.status)) return { phase: 'done', update: result.data };
+  return {
+    phase: 'processing',
+    dryRun: started.dryRun,
+    uploaded: started.uploaded,
+    update: result?.ok ? result.data : started.update,
+    pollError: pollError ? batchMessages.pollFailed(pollError.message) : null,
   };
 }

@@ -1,13 +1,22 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
 import { ApiResultView } from '@/components/ui/api-result-view';
 import { DataTable, type Column } from '@/components/ui/data-table';
-import { useApiResult } from '@/hooks/use-api-result';
+import { doneWhen, usePolledResult } from '@/hooks/use-polled-result';
 import { formatDateTime, formatNumber } from '@/lib/format';
-import { listBatchUpdates, resultUrl, type BatchUpdate } from '../api/batch-updates-api';
+import {
+  listBatchUpdates,
+  resultUrl,
+  type BatchUpdate,
+  type BatchUpdateList,
+} from '../api/batch-updates-api';
 import { isRunning, sourceLabel, STATUS_BADGES, STATUS_LABELS } from '../batch-updates';
 
-/** How often the history asks again while one of its updates runs. */
+/** How often the history asks again while one of its updates runs (at first). */
 const HISTORY_POLL_MS = 3000;
+
+const noneRunning = doneWhen(
+  (list: BatchUpdateList) => !list.updates.some((u) => isRunning(u.status)),
+);
 
 const COLUMNS: readonly Column<BatchUpdate>[] = [
   { header: 'When', cell: (u) => formatDateTime(u.created_at) },
@@ -39,33 +48,20 @@ const COLUMNS: readonly Column<BatchUpdate>[] = [
  * result file.
  */
 export function BatchUpdateHistory({ version = 0 }: { version?: number }) {
-  const { result, reload, update } = useApiResult(listBatchUpdates);
-  const first = useRef(version);
-
-  const active = result?.ok === true && result.data.updates.some((u) => isRunning(u.status));
-  const [tick, setTick] = useState(0);
-
-  // Asked for again (quietly) when `version` changes, and every few seconds
-  // while an update of the list is still running (one started in another tab,
-  // or before the page was reloaded).
+  // Asked for again every few seconds while an update of the list is still
+  // running (one started in another tab, or before the page was reloaded; a
+  // failed refresh keeps the list), and at once (quietly) when `version` changes.
+  const { result, reload, refresh } = usePolledResult('batch-updates', listBatchUpdates, {
+    done: noneRunning,
+    interval: HISTORY_POLL_MS,
+  });
+  const askAgain = useEffectEvent(refresh);
+  const seen = useRef(version);
   useEffect(() => {
-    if (version === first.current && tick === 0) return;
-    let gone = false;
-    void listBatchUpdates().then((next) => {
-      if (!gone && next.ok) update(() => next.data);
-    });
-    return () => {
-      gone = true;
-    };
-    // `update` is a new function each render; the version and tick alone ask again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [version, tick]);
-
-  useEffect(() => {
-    if (!active) return;
-    const timer = setTimeout(() => setTick((t) => t + 1), HISTORY_POLL_MS);
-    return () => clearTimeout(timer);
-  }, [active, tick]);
+    if (version === seen.current) return;
+    seen.current = version;
+    askAgain();
+  }, [version]);
 
   return (
     <ApiResultView result={result} onRetry={reload} loadingLabel="Loading the history">

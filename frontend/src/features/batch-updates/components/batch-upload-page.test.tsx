@@ -121,7 +121,7 @@ describe('BatchUploadPage', () => {
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Apply' })).toBeEnabled();
     // The history was asked for again when the update was queued and when it ended.
-    expect(historyLoads(calls)).toBe(3);
+    await waitFor(() => expect(historyLoads(calls)).toBe(3));
   });
 
   it('applies a file and shows the batches it assigned', async () => {

@@ -2,6 +2,7 @@ import { DownloadMinimalisticIcon } from '@solar-icons/react/linear/download-min
 import { useState } from 'react';
 import { ApiResultView } from '@/components/ui/api-result-view';
 import { CardSection } from '@/components/ui/card-section';
+import { ChoiceField, type Choice } from '@/components/ui/choice-field';
 import { TextField } from '@/components/ui/form-field';
 import { PageHeader } from '@/components/ui/page-header';
 import { useApiResult } from '@/hooks/use-api-result';
@@ -12,7 +13,7 @@ import { MAX_LOTS, bulkSelection, summaryText, type BulkMode } from '../bulk-dow
 import { codesText, formatDay } from '../code-jobs';
 import { codeMessages } from '../messages';
 
-const MODES: readonly { value: BulkMode; label: string; hint: string }[] = [
+const MODES: readonly Choice<BulkMode>[] = [
   { value: 'lots', label: 'Batches', hint: `Up to ${MAX_LOTS} batches (lots), all their codes.` },
   {
     value: 'range',
@@ -71,32 +72,13 @@ function BulkDownloadForm({ lots, more }: { lots: readonly CodeLot[]; more: bool
   return (
     <CardSection title="What to download">
       <form aria-label="Bulk code download" onSubmit={(e) => e.preventDefault()} noValidate>
-        <fieldset className="fieldset">
-          <legend className="field__label">Download by</legend>
-          <div className="choice-grid">
-            {MODES.map((option) => (
-              <label key={option.value} className="choice">
-                <input
-                  type="radio"
-                  name="mode"
-                  value={option.value}
-                  checked={mode === option.value}
-                  onChange={() => setMode(option.value)}
-                  aria-labelledby={`mode-${option.value}`}
-                  aria-describedby={`mode-${option.value}-hint`}
-                />
-                <span>
-                  <span className="choice__label" id={`mode-${option.value}`}>
-                    {option.label}
-                  </span>
-                  <span className="choice__hint" id={`mode-${option.value}-hint`}>
-                    {option.hint}
-                  </span>
-                </span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ChoiceField
+          label="Download by"
+          name="mode"
+          options={MODES}
+          value={mode}
+          onChange={setMode}
+        />
         {mode === 'lots' ? (
           lots.length === 0 ? (
             <p className="muted">{codeMessages.noLots}</p>

@@ -4,6 +4,7 @@ import { toast } from 'react-toastify/unstyled';
 import { ErrorAlert } from '@/components/ui/alert';
 import { ApiResultView } from '@/components/ui/api-result-view';
 import { CardSection } from '@/components/ui/card-section';
+import { ChoiceField } from '@/components/ui/choice-field';
 import { EmptyState } from '@/components/ui/empty-state';
 import { FormActions } from '@/components/ui/form-actions';
 import { SelectField, TextField } from '@/components/ui/form-field';
@@ -330,46 +331,25 @@ function SelectorForm({
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Generate codes">
       {form.serverError ? <ErrorAlert>{form.serverError}</ErrorAlert> : null}
-      <fieldset className="fieldset">
-        <legend className="field__label">Batch</legend>
-        <div className="choice-grid">
-          {[
-            {
-              value: 'existing',
-              label: 'An existing batch',
-              hint: batches.length
-                ? 'Add codes to a batch of this product.'
-                : 'This product has no batches yet.',
-            },
-            {
-              value: 'new',
-              label: 'A new batch',
-              hint: 'A new lot number with its manufacturing and expiry dates.',
-            },
-          ].map((option) => (
-            <label key={option.value} className="choice">
-              <input
-                type="radio"
-                name="batch_mode"
-                value={option.value}
-                checked={form.values.batch_mode === option.value}
-                disabled={option.value === 'existing' && batches.length === 0}
-                onChange={form.field('batch_mode').onChange}
-                aria-labelledby={`batch-${option.value}`}
-                aria-describedby={`batch-${option.value}-hint`}
-              />
-              <span>
-                <span className="choice__label" id={`batch-${option.value}`}>
-                  {option.label}
-                </span>
-                <span className="choice__hint" id={`batch-${option.value}-hint`}>
-                  {option.hint}
-                </span>
-              </span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <ChoiceField
+        label="Batch"
+        options={[
+          {
+            value: 'existing',
+            label: 'An existing batch',
+            hint: batches.length
+              ? 'Add codes to a batch of this product.'
+              : 'This product has no batches yet.',
+            disabled: batches.length === 0,
+          },
+          {
+            value: 'new',
+            label: 'A new batch',
+            hint: 'A new lot number with its manufacturing and expiry dates.',
+          },
+        ]}
+        {...form.choice('batch_mode')}
+      />
       {existing ? (
         <SelectField
           label="Batch (lot number)"

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { ErrorAlert } from '@/components/ui/alert';
+import { ChoiceField } from '@/components/ui/choice-field';
 import { FormActions } from '@/components/ui/form-actions';
 import { SelectField } from '@/components/ui/form-field';
 import { paths } from '@/config/paths';
@@ -101,32 +102,7 @@ export function NewPrintJobForm({
           required
         />
       </div>
-      <fieldset className="fieldset">
-        <legend className="field__label">Format</legend>
-        <div className="choice-grid">
-          {FORMATS.map((option) => (
-            <label key={option.value} className="choice">
-              <input
-                type="radio"
-                name="format"
-                value={option.value}
-                checked={form.values.format === option.value}
-                onChange={form.field('format').onChange}
-                aria-labelledby={`format-${option.value}`}
-                aria-describedby={`format-${option.value}-hint`}
-              />
-              <span>
-                <span className="choice__label" id={`format-${option.value}`}>
-                  {option.label}
-                </span>
-                <span className="choice__hint" id={`format-${option.value}-hint`}>
-                  {option.hint}
-                </span>
-              </span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <ChoiceField label="Format" options={FORMATS} {...form.choice('format')} />
       <FormActions busy={form.busy} submitLabel="Start printing" />
     </form>
   );

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify/unstyled';
+import { ChoiceField, type Choice } from '@/components/ui/choice-field';
 import { FormActions } from '@/components/ui/form-actions';
 import { SelectField } from '@/components/ui/form-field';
 import { PageHeader } from '@/components/ui/page-header';
@@ -10,7 +11,7 @@ import type { Theme } from '@/lib/api/types';
 import { useAppStore } from '@/stores/app-store';
 import { savePreferences } from '../api/preferences-api';
 
-const THEMES: readonly { value: Theme; label: string; hint: string }[] = [
+const THEMES: readonly Choice<Theme>[] = [
   { value: 'light', label: 'Light', hint: 'Dark text on a light background.' },
   { value: 'dark', label: 'Dark', hint: 'Light text on a dark background; easier at night.' },
   { value: 'system', label: 'System', hint: 'Follow your device’s setting.' },
@@ -45,32 +46,13 @@ export function SettingsPage() {
     <>
       <PageHeader title="Settings" description="How brandops looks and where it opens for you." />
       <form className="card" onSubmit={onSubmit} aria-label="Settings">
-        <fieldset className="fieldset">
-          <legend className="field__label">Theme</legend>
-          <div className="choice-grid">
-            {THEMES.map((option) => (
-              <label key={option.value} className="choice">
-                <input
-                  type="radio"
-                  name="theme"
-                  value={option.value}
-                  checked={theme === option.value}
-                  onChange={() => setTheme(option.value)}
-                  aria-labelledby={`theme-${option.value}`}
-                  aria-describedby={`theme-${option.value}-hint`}
-                />
-                <span>
-                  <span className="choice__label" id={`theme-${option.value}`}>
-                    {option.label}
-                  </span>
-                  <span className="choice__hint" id={`theme-${option.value}-hint`}>
-                    {option.hint}
-                  </span>
-                </span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ChoiceField
+          label="Theme"
+          name="theme"
+          options={THEMES}
+          value={theme}
+          onChange={setTheme}
+        />
         <SelectField
           label="Landing page"
           hint="The page you see first after signing in."
