@@ -50,14 +50,12 @@ async function errorBoxes(page: Page): Promise<string[]> {
 async function sidebarLinks(page: Page): Promise<{ label: string; href: string }[]> {
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link').first()).toBeVisible();
-  return nav
-    .getByRole('link')
-    .evaluateAll((links) =>
-      links.map((a) => ({
-        label: a.textContent?.trim() ?? '',
-        href: a.getAttribute('href') ?? '',
-      })),
-    );
+  return nav.getByRole('link').evaluateAll((links) =>
+    links.map((a) => ({
+      label: a.textContent?.trim() ?? '',
+      href: a.getAttribute('href') ?? '',
+    })),
+  );
 }
 
 for (const [account, email] of Object.entries(demo)) {
