@@ -134,3 +134,42 @@ test('globex: adding users until the limit shows the limit toast', async ({ page
     for (const email of added) await removeUserByEmail(page, email);
   }
 });
+
+test("a client organisation's admin adds an employee: the form offers the server's roles", async ({
+  page,
+}) => {
+  const name = unique('Esha');
+  const email = `${name.toLowerCase()}@clienta.test`;
+  await signIn(page, demo.clientAAdmin, undefined, '/auth/login?redirectTo=%2Fmanage_org');
+  await expect(page.getByRole('heading', { name: 'All Users', level: 1 })).toBeVisible();
+  await expect(row(page, demo.clientAEmployee)).toContainText('Employee');
+  try {
+    // Client organisations have employees: the one role offered, and chosen.
+    await page.getByRole('button', { name: 'Add User' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Add New User' });
+    const role = dialog.getByLabel('Role');
+    await expect(role).toHaveValue('employee');
+    await expect(role.locator('option')).toHaveText(['Employee']);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    dialog = await addUser(page, { name, email, password: 'esha-password-1' });
+    await expect(page.getByText('User Added Successfully!')).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(row(page, email)).toContainText('Employee');
+
+    // The new employee signs in and reaches client A's area.
+    await signOut(page);
+    await signIn(page, email, 'esha-password-1');
+    await expect(
+      page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Client A dashboard' }),
+    ).toBeVisible();
+    await signOut(page);
+  } finally {
+    await page.context().clearCookies();
+    await page.evaluate(() => window.localStorage.clear());
+    await signIn(page, demo.clientAAdmin);
+    await removeUserByEmail(page, email);
+  }
+});

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
+  A4_3X8_DESIGN,
   archiveViaApi,
   createProductViaApi,
   createTemplateViaApi,
@@ -228,6 +229,69 @@ test('an admin designs a template with its live preview, prints a code job as PD
     if (templateId) await deleteTemplateViaApi(page, templateId).catch(() => undefined);
     await archiveViaApi(page, product.id).catch(() => undefined);
   }
+});
+
+test("a pharmaceutical client's admin prints a batch's labels; its employees have no printing", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await signIn(page, demo.clientBAdmin);
+  const product = await codedProduct(page, 5);
+  const templateName = unique('Carton label');
+  const templateId = await createTemplateViaApi(page, templateName, {
+    ...A4_3X8_DESIGN,
+    symbology: 'datamatrix',
+  });
+  try {
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Printing', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Printing', level: 1 })).toBeVisible();
+    const printForm = page.getByRole('form', { name: 'New print job' });
+    await printForm.getByLabel('Template').selectOption(templateId);
+    await printForm.getByLabel('Code job').selectOption(product.codeJobId);
+    await printForm.getByRole('radio', { name: /ZPL/ }).check();
+    await printForm.getByRole('button', { name: 'Start printing' }).click();
+    await expect(page.getByText('Print job started: 5 labels to print.')).toBeVisible();
+    const ours = page
+      .getByRole('table', { name: 'Print jobs' })
+      .getByRole('row')
+      .filter({ hasText: templateName });
+    await expect(ours).toContainText(`lot ${product.lot} · 5 codes`);
+    await expect(ours.getByText('Done')).toBeVisible({ timeout: 60_000 });
+    const zpl = await downloadedBytes(page, ours.getByRole('link', { name: /^Download ZPL:/ }));
+    const text = zpl.bytes.toString('utf8');
+    expect(text.match(/\^XA/g)).toHaveLength(5);
+    // The batch's lot is in every label's GS1 data.
+    expect(text.match(new RegExp(`10${product.lot}`, 'g'))).toHaveLength(5);
+    await ours.getByRole('button', { name: /^Reprint:/ }).click();
+    await expect(page.getByText('Reprint started: 5 labels to print.')).toBeVisible();
+    await expect(ours).toHaveCount(2);
+
+    // Templates are designed on /print/lables, which the sidebar offers too.
+    await nav.getByRole('link', { name: 'Label printing' }).click();
+    await expect(
+      page
+        .getByRole('table', { name: 'Label templates' })
+        .getByRole('row')
+        .filter({ hasText: templateName }),
+    ).toBeVisible();
+  } finally {
+    await deleteTemplateViaApi(page, templateId).catch(() => undefined);
+    await archiveViaApi(page, product.id).catch(() => undefined);
+  }
+
+  // Client employees: neither page, and the server refuses the calls.
+  await page.context().clearCookies();
+  await page.evaluate(() => window.localStorage.clear());
+  await signIn(page, demo.clientBEmployee);
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Client B dashboard' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Printing', exact: true })).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: 'Label printing' })).toHaveCount(0);
+  await page.goto('/printer');
+  await expect(page).toHaveURL(/\/unauthorized$/);
+  expect((await page.request.get('/api/print-jobs')).status()).toBe(403);
+  expect((await page.request.get('/api/label-templates')).status()).toBe(403);
 });
 
 test('a worker designs labels on /print/lables but is sent away from /printer', async ({

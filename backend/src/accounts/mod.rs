@@ -13,8 +13,10 @@ use poem::http::StatusCode;
 use poem_openapi::registry::MetaSchema;
 use uuid::Uuid;
 
+use crate::http::access::Access;
 use crate::http::error::ApiError;
 use crate::http::input::{TextRule, no_control_chars, plain_text};
+use crate::http::operations::OperationId;
 use crate::tenants::TenantKind;
 use crate::{control_class, direction_mark_class, trimmed_plain_text_pattern, whitespace_class};
 
@@ -206,39 +208,78 @@ impl TextRule for NewUserRole {
     }
 }
 
-/// Roles an organisation admin may give: brands have workers and managers,
-/// client organisations have employees. Another role is refused with 400; a
-/// role the contract knows but this organisation does not have, with 403
-/// (an employee in a brand: the request is well formed, this caller may not
-/// do it).
+/// The roles an organisation admin of `kind` gives new users, the default
+/// first: brands have workers (the spec's default) and managers, client
+/// organisations employees. The one table of it: the users API
+/// ([`new_user_role`]) enforces it and the session answers it
+/// ([`roles_to_offer`]), so the Add User form offers exactly what the server
+/// accepts.
+pub fn assignable_roles(kind: TenantKind) -> &'static [Role] {
+    match kind {
+        TenantKind::Brand => &[Role::Worker, Role::Manager],
+        TenantKind::Client => &[Role::Employee],
+    }
+}
+
+/// What [`new_user_role`] says when a role is refused: the roles `kind` has.
+fn assignable_rule(kind: TenantKind) -> String {
+    let names: Vec<&str> = assignable_roles(kind).iter().map(|r| r.as_str()).collect();
+    let list = match names.split_last() {
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    match kind {
+        TenantKind::Brand => format!("Role must be {list}."),
+        TenantKind::Client => format!("Role must be {list} in a client organisation."),
+    }
+}
+
+/// The role of a new user in an organisation of `kind`: one of
+/// [`assignable_roles`], the first when none is given. A role the contract
+/// knows but this organisation does not give (an employee in a brand, a
+/// worker in a client organisation) is refused with 403 `role_not_allowed`
+/// (the request is well formed, this caller may not do it); any other text
+/// with 400.
 pub fn new_user_role(kind: TenantKind, raw: Option<&str>) -> Result<Role, ApiError> {
-    let raw = raw.map(str::trim).filter(|r| !r.is_empty());
-    match (kind, raw) {
-        (TenantKind::Brand, None) => Ok(Role::Worker),
-        (TenantKind::Brand, Some(r)) if r.eq_ignore_ascii_case("worker") => Ok(Role::Worker),
-        (TenantKind::Brand, Some(r)) if r.eq_ignore_ascii_case("manager") => Ok(Role::Manager),
-        (TenantKind::Brand, Some(r)) if r.eq_ignore_ascii_case("employee") => Err(ApiError::new(
+    let roles = assignable_roles(kind);
+    let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
+        return Ok(roles[0]);
+    };
+    let named = Role::ALL
+        .into_iter()
+        .filter(|r| r.managed_by_org_admins())
+        .find(|r| r.as_str().eq_ignore_ascii_case(raw));
+    match named {
+        Some(role) if roles.contains(&role) => Ok(role),
+        Some(_) => Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "forbidden",
-            "Role must be worker or manager.",
+            "role_not_allowed",
+            assignable_rule(kind),
         )),
-        (TenantKind::Brand, Some(_)) => {
-            Err(ApiError::invalid_input("Role must be worker or manager."))
+        None => Err(ApiError::invalid_input(assignable_rule(kind))),
+    }
+}
+
+/// The operation that adds a user (`POST /api/client-auth`, `adduser`).
+const ADD_USER_OPERATION: OperationId = OperationId("manageOrgUser");
+
+/// The roles a signed-in `role` in `domain` (an organisation of `kind`; none
+/// for platform admins) may give new users, as the session answers them:
+/// none unless the policy lets it call the add-user operation, then the
+/// organisation's [`assignable_roles`]. The same two checks the users API
+/// makes (the guard asks the policy, [`new_user_role`] the table).
+pub fn roles_to_offer(
+    access: &Access,
+    role: Role,
+    domain: &str,
+    kind: Option<TenantKind>,
+) -> Vec<Role> {
+    match kind {
+        Some(kind) if access.allows_operation(role.as_str(), domain, ADD_USER_OPERATION) => {
+            assignable_roles(kind).to_vec()
         }
-        (TenantKind::Client, None) => Ok(Role::Employee),
-        (TenantKind::Client, Some(r)) if r.eq_ignore_ascii_case("employee") => Ok(Role::Employee),
-        (TenantKind::Client, Some(r))
-            if r.eq_ignore_ascii_case("worker") || r.eq_ignore_ascii_case("manager") =>
-        {
-            Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "role_not_allowed",
-                "Role must be employee in a client organisation.",
-            ))
-        }
-        (TenantKind::Client, Some(_)) => Err(ApiError::invalid_input(
-            "Role must be employee in a client organisation.",
-        )),
+        _ => Vec::new(),
     }
 }
 
@@ -305,6 +346,51 @@ mod tests {
         assert!(NewPassword::parse("12345678").is_ok());
         assert!(NewPassword::parse(&"x".repeat(128)).is_ok());
         assert!(NewPassword::parse(&"x".repeat(129)).is_err());
+    }
+
+    #[test]
+    fn organisations_give_the_roles_they_have() {
+        for kind in [TenantKind::Brand, TenantKind::Client] {
+            let roles = assignable_roles(kind);
+            let expected: Vec<Role> = Role::ALL
+                .into_iter()
+                .filter(|r| r.managed_by_org_admins() && r.belongs_to(kind))
+                .collect();
+            assert_eq!(roles.len(), expected.len(), "{kind:?}");
+            assert!(expected.iter().all(|r| roles.contains(r)), "{kind:?}");
+            assert_eq!(new_user_role(kind, None).unwrap(), roles[0]);
+            for role in roles {
+                assert_eq!(new_user_role(kind, Some(role.as_str())).unwrap(), *role);
+            }
+        }
+        assert_eq!(
+            new_user_role(TenantKind::Brand, None).unwrap(),
+            Role::Worker
+        );
+        assert_eq!(
+            new_user_role(TenantKind::Brand, Some(" MANAGER ")).unwrap(),
+            Role::Manager
+        );
+        let refused = |kind, raw| new_user_role(kind, Some(raw)).unwrap_err();
+        let e = refused(TenantKind::Brand, "employee");
+        assert_eq!(
+            (e.status, e.code, e.message.as_str()),
+            (
+                StatusCode::FORBIDDEN,
+                "role_not_allowed",
+                "Role must be worker or manager."
+            )
+        );
+        let e = refused(TenantKind::Client, "Worker");
+        assert_eq!(
+            (e.status, e.message.as_str()),
+            (
+                StatusCode::FORBIDDEN,
+                "Role must be employee in a client organisation."
+            )
+        );
+        let e = refused(TenantKind::Client, "admin");
+        assert_eq!(e.status, StatusCode::BAD_REQUEST);
     }
 
     #[test]

@@ -9,8 +9,8 @@ use poem_openapi::registry::MetaSchema;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 use uuid::Uuid;
 
-use super::{SESSION_COOKIE, Session, store, throttle};
-use crate::accounts::{PASSWORD_MAX, PASSWORD_PATTERN, Role};
+use super::{PLATFORM_DOMAIN, SESSION_COOKIE, Session, store, throttle};
+use crate::accounts::{PASSWORD_MAX, PASSWORD_PATTERN, Role, roles_to_offer};
 use crate::audit;
 use crate::http::error::{AccessError, ApiError, WriteThrottledError};
 use crate::http::input::{Text, TextRule, no_control_chars, plain_text};
@@ -19,6 +19,7 @@ use crate::http::security::{SignedIn, authorize_public};
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
 use crate::json_response;
+use crate::tenants::TenantKind;
 use crate::{control_class, direction_mark_class, whitespace_class};
 
 #[derive(Default)]
@@ -85,6 +86,10 @@ pub struct SessionUser {
     /// platform admins.
     #[oai(rename = "clientId", skip_serializing_if_is_none)]
     pub client_id: Option<String>,
+    /// The organisation's kind, `brand` or `client`; absent for platform
+    /// admins. (Scan analytics, passports and EPCIS are brands'.)
+    #[oai(rename = "organisationKind", skip_serializing_if_is_none)]
+    pub organisation_kind: Option<TenantKind>,
 }
 
 #[derive(Object, Debug)]
@@ -94,6 +99,11 @@ pub struct LoginResponse {
     /// DELETE.
     #[oai(rename = "csrfToken")]
     pub csrf_token: String,
+    /// The roles this user may give the users they add (the Add User form
+    /// offers exactly these, the first as its default); empty for those who
+    /// may not add users.
+    #[oai(rename = "assignableRoles")]
+    pub assignable_roles: Vec<Role>,
 }
 
 #[derive(Object, Debug)]
@@ -106,6 +116,11 @@ pub struct SessionResponse {
     /// allows only "/").
     #[oai(rename = "allowedPaths")]
     pub allowed_paths: Vec<String>,
+    /// The roles this user may give the users they add (the Add User form
+    /// offers exactly these, the first as its default); empty for those who
+    /// may not add users.
+    #[oai(rename = "assignableRoles")]
+    pub assignable_roles: Vec<Role>,
 }
 
 json_response!(
@@ -130,6 +145,7 @@ impl From<&Session> for SessionUser {
             email: s.email.clone(),
             role: s.role,
             client_id: s.client_id().map(str::to_string),
+            organisation_kind: s.tenant.as_ref().map(|t| t.kind),
         }
     }
 }
@@ -264,13 +280,20 @@ impl AuthApi {
 
         let role = Role::parse(&account.role)
             .ok_or_else(|| ApiError::internal(anyhow::anyhow!("bad role")))?;
+        let kind = account.tenant_kind.as_deref().and_then(TenantKind::parse);
+        let domain = match (kind, &account.client_id) {
+            (Some(kind), Some(client_id)) => kind.access_domain(client_id),
+            _ => PLATFORM_DOMAIN.to_string(),
+        };
         Ok(LoginOk::Ok(Json(LoginResponse {
+            assignable_roles: roles_to_offer(&state.access, role, &domain, kind),
             user: SessionUser {
                 id: account.id,
                 name: account.name,
                 email: account.email,
                 role,
                 client_id: account.client_id,
+                organisation_kind: kind,
             },
             csrf_token: new.csrf_token,
         })))
@@ -284,12 +307,17 @@ impl AuthApi {
         caller: SignedIn,
     ) -> Result<JsonOk<SessionResponse>, AccessError> {
         let s = &caller.session;
+        let domain = s.access_domain();
         Ok(JsonOk(SessionResponse {
             user: SessionUser::from(s.as_ref()),
             csrf_token: s.csrf_token.clone(),
-            allowed_paths: state
-                .access
-                .allowed_paths(s.role.as_str(), &s.access_domain()),
+            allowed_paths: state.access.allowed_paths(s.role.as_str(), &domain),
+            assignable_roles: roles_to_offer(
+                &state.access,
+                s.role,
+                &domain,
+                s.tenant.as_ref().map(|t| t.kind),
+            ),
         }))
     }
 

@@ -14,7 +14,9 @@ pub mod store;
 pub mod throttle;
 
 pub use crate::identity::password;
-pub use crate::identity::{CSRF_HEADER, SESSION_COOKIE, Session, hash_token, tokens_equal};
+pub use crate::identity::{
+    CSRF_HEADER, PLATFORM_DOMAIN, SESSION_COOKIE, Session, hash_token, tokens_equal,
+};
 
 use std::time::Duration;
 

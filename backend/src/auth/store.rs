@@ -177,6 +177,7 @@ pub struct LoginAccount {
     pub role: String,
     pub password_hash: String,
     pub client_id: Option<String>,
+    pub tenant_kind: Option<String>,
     pub tenant_status: Option<String>,
 }
 
@@ -186,7 +187,7 @@ pub async fn find_login_account<'e>(
 ) -> Result<Option<LoginAccount>, sqlx::Error> {
     sqlx::query_as(
         "SELECT a.id, a.name, a.email, a.role, a.password_hash,
-                t.client_id, t.status AS tenant_status
+                t.client_id, t.kind AS tenant_kind, t.status AS tenant_status
          FROM platform.accounts a LEFT JOIN platform.tenants t ON t.id = a.tenant_id
          WHERE a.email = $1",
     )

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use rand::RngCore;
 use uuid::Uuid;
 
-use super::{JobStatus, store};
+use super::{JobStatus, Serial, store};
 use crate::db::{Db, sqlstate};
 use crate::tenants::TenantRef;
 
@@ -92,9 +92,14 @@ async fn generate(db: &Db, tenant: &TenantRef, job_id: Uuid) -> anyhow::Result<(
         store::add_generated(&mut tx, job_id, count).await?;
         if job.generated + count == job.quantity {
             // The job is done: its codes are commissioned in the same
-            // transaction (one EPCIS event for the whole job).
+            // transaction (one EPCIS event for the whole job), and its first
+            // code becomes the product's sample code if it has none yet.
             let event = crate::epcis::commissioning(&job, chrono::Utc::now());
             crate::epcis::store::insert_events(&mut tx, &[event]).await?;
+            if let Some(serial) = store::first_serial(&mut tx, job.seq).await? {
+                let uri = job.code_base().uri(Serial::from_db(serial));
+                crate::products::store::set_sample_code(&mut tx, job.product_id, &uri).await?;
+            }
         }
         tx.commit().await?;
     }

@@ -248,6 +248,17 @@ pub fn job_serials(
         .fetch(conn)
 }
 
+/// The serial of a job's first code, if it has one.
+pub async fn first_serial(
+    conn: &mut PgConnection,
+    job_seq: i32,
+) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT serial FROM codes WHERE job_seq = $1 AND position = 1")
+        .bind(job_seq)
+        .fetch_optional(conn)
+        .await
+}
+
 /// Sets (or, with None, clears) the organisation's resolver base.
 pub async fn set_resolver_base(
     conn: &mut PgConnection,

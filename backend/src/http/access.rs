@@ -341,6 +341,28 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn client_admins_print_and_process_mapping_is_for_members() {
+        let a = policy().await;
+        // The spec's /printer is every admin's: client admins print, and
+        // design their templates; client employees do neither.
+        for page in ["/printer", "/print/lables"] {
+            assert!(a.allows_page("admin", "client:clientA", page), "{page}");
+            assert!(!a.allows_page("employee", "client:clientA", page), "{page}");
+        }
+        for (role, domain) in [
+            ("admin", "brand:acme"),
+            ("manager", "brand:acme"),
+            ("worker", "brand:acme"),
+            ("admin", "client:clientB"),
+            ("employee", "client:clientB"),
+        ] {
+            assert!(a.allows_page(role, domain, "/ProcessMapping"), "{role}");
+        }
+        assert!(!a.allows_page("platform_admin", "platform", "/ProcessMapping"));
+        assert!(!a.allows_page(ANONYMOUS, "*", "/ProcessMapping"));
+    }
+
+    #[tokio::test]
     async fn cached_decisions_match_fresh_evaluation() {
         let a = policy().await;
         for role in [

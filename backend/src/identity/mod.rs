@@ -25,6 +25,8 @@ use crate::tenancy::{TenantKind, TenantRef};
 
 /// Name of the private session cookie.
 pub const SESSION_COOKIE: &str = "brandops_session";
+/// The Casbin domain of platform admins, who belong to no organisation.
+pub const PLATFORM_DOMAIN: &str = "platform";
 /// Header that must carry the session's CSRF token on unsafe methods.
 pub const CSRF_HEADER: &str = "x-csrf-token";
 
@@ -103,7 +105,7 @@ impl Session {
     pub fn access_domain(&self) -> String {
         self.tenant
             .as_ref()
-            .map_or_else(|| "platform".to_string(), TenantRef::access_domain)
+            .map_or_else(|| PLATFORM_DOMAIN.to_string(), TenantRef::access_domain)
     }
 
     pub fn client_id(&self) -> Option<&str> {

@@ -35,10 +35,15 @@ pub struct Product {
     pub gtin: String,
     pub category: String,
     pub image_urls: Vec<String>,
+    /// The spec's `metadata`: the attributes as one object, name → value
+    /// (a date as its ISO text), kept by the database from `attributes`.
     pub metadata: serde_json::Value,
     /// Typed attributes, in the order given.
     pub attributes: Attributes,
     pub product_description: String,
+    /// The spec's sample code: the GS1 Digital Link URI (what its QR code
+    /// holds) of the first code of the product's first code job to finish;
+    /// absent until one has.
     #[oai(skip_serializing_if_is_none)]
     pub sample_qr_id: Option<String>,
     pub created_at: DateTime<Utc>,

@@ -230,3 +230,18 @@ pub async fn gtins_held_by_others(
         .fetch_all(conn)
         .await
 }
+
+/// Makes `uri` the product's sample code, unless it has one already (the
+/// first code job to finish gives it; later ones do not change it).
+pub async fn set_sample_code(
+    conn: &mut PgConnection,
+    id: Uuid,
+    uri: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE products SET sample_qr_id = $2 WHERE id = $1 AND sample_qr_id IS NULL")
+        .bind(id)
+        .bind(uri)
+        .execute(conn)
+        .await?;
+    Ok(())
+}

@@ -48,6 +48,12 @@ impl TenantKind {
             TenantKind::Client => "client",
         }
     }
+    /// The Casbin domain of this kind's tenant `client_id`: `brand:acme`,
+    /// `client:clientA`.
+    pub fn access_domain(self, client_id: &str) -> String {
+        format!("{}:{client_id}", self.as_str())
+    }
+
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "brand" => Some(Self::Brand),
@@ -91,7 +97,7 @@ impl TenantRef {
 
     /// The Casbin domain of this tenant's users: `brand:acme`, `client:clientA`.
     pub fn access_domain(&self) -> String {
-        format!("{}:{}", self.kind.as_str(), self.client_id)
+        self.kind.access_domain(&self.client_id)
     }
 }
 

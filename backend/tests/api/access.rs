@@ -43,6 +43,8 @@ enum Allowed {
     Anyone,
     SignedIn,
     TenantMembers,
+    /// Every organisation's admins, brands' and clients' (users, the
+    /// spec's /printer and its print jobs).
     OrgAdmins,
     /// Tenant members who may open /settings (the spec gives workers none).
     PreferenceEditors,
@@ -51,7 +53,7 @@ enum Allowed {
     BrandEditors,
     /// Every member of a brand.
     BrandMembers,
-    /// Brand admins only (the spec's /printer).
+    /// Brand admins only.
     BrandAdmins,
     /// Every member of a brand, and platform admins (who name the brand).
     BrandMembersAndPlatform,
@@ -208,31 +210,43 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             "removeProductImage",
             (Allowed::BrandEditorsAndClientAdmins, None),
         ),
-        ("listLabelTemplates", (Allowed::BrandMembers, None)),
+        (
+            "listLabelTemplates",
+            (Allowed::BrandMembersAndClientAdmins, None),
+        ),
         (
             "createLabelTemplate",
             (
-                Allowed::BrandMembers,
+                Allowed::BrandMembersAndClientAdmins,
                 Some(json!({"name": "", "design": {}})),
             ),
         ),
-        ("getLabelTemplate", (Allowed::BrandMembers, None)),
+        (
+            "getLabelTemplate",
+            (Allowed::BrandMembersAndClientAdmins, None),
+        ),
         (
             "updateLabelTemplate",
             (
-                Allowed::BrandMembers,
+                Allowed::BrandMembersAndClientAdmins,
                 Some(json!({"name": "", "design": {}})),
             ),
         ),
-        ("deleteLabelTemplate", (Allowed::BrandMembers, None)),
+        (
+            "deleteLabelTemplate",
+            (Allowed::BrandMembersAndClientAdmins, None),
+        ),
         (
             "previewLabel",
-            (Allowed::BrandMembers, Some(json!({"design": {}}))),
+            (
+                Allowed::BrandMembersAndClientAdmins,
+                Some(json!({"design": {}})),
+            ),
         ),
         (
             "createPrintJob",
             (
-                Allowed::BrandAdmins,
+                Allowed::OrgAdmins,
                 Some(
                     json!({"template_id": "00000000-0000-0000-0000-000000000000",
                             "code_job_id": "00000000-0000-0000-0000-000000000000",
@@ -240,10 +254,10 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
                 ),
             ),
         ),
-        ("reprintPrintJob", (Allowed::BrandAdmins, None)),
-        ("listPrintJobs", (Allowed::BrandAdmins, None)),
-        ("getPrintJob", (Allowed::BrandAdmins, None)),
-        ("downloadPrintOutput", (Allowed::BrandAdmins, None)),
+        ("reprintPrintJob", (Allowed::OrgAdmins, None)),
+        ("listPrintJobs", (Allowed::OrgAdmins, None)),
+        ("getPrintJob", (Allowed::OrgAdmins, None)),
+        ("downloadPrintOutput", (Allowed::OrgAdmins, None)),
         ("listCodeJobs", (Allowed::BrandAndClientMembers, None)),
         ("getCodeSettings", (Allowed::BrandEditors, None)),
         (

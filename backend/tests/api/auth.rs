@@ -167,6 +167,99 @@ async fn session_answers_user_csrf_and_allowed_paths_from_the_policy() {
     );
 }
 
+/// The roles the Add User form offers come from the server, for the caller's
+/// organisation: a brand's admin gives workers (the default, first) and
+/// managers, a client organisation's admin employees, and whoever may not
+/// add users none. Sign-in answers the same as the session, and each role
+/// offered is one the users API accepts from that caller.
+#[tokio::test]
+async fn the_session_offers_the_roles_the_users_api_accepts() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let client = app.client_org().await;
+    let cases = [
+        (
+            brand.admin.clone(),
+            Some(&brand),
+            json!(["worker", "manager"]),
+            "brand",
+        ),
+        (
+            app.account(&brand, Role::Manager).await,
+            None,
+            json!([]),
+            "brand",
+        ),
+        (
+            app.account(&brand, Role::Worker).await,
+            None,
+            json!([]),
+            "brand",
+        ),
+        (
+            client.admin.clone(),
+            Some(&client),
+            json!(["employee"]),
+            "client",
+        ),
+        (
+            app.account(&client, Role::Employee).await,
+            None,
+            json!([]),
+            "client",
+        ),
+    ];
+    for (email, adds_to, offered, kind) in cases {
+        let c = app.client();
+        let (status, login) = c
+            .post(
+                "/api/auth/login",
+                json!({"email": email, "password": PASSWORD}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{login}");
+        let (_, session) = c.get("/api/auth/session").await;
+        assert_eq!(session["assignableRoles"], offered, "{email}");
+        assert_eq!(login["assignableRoles"], offered, "{email} at sign-in");
+        assert_eq!(session["user"]["organisationKind"], kind, "{email}");
+        assert_eq!(login["user"]["organisationKind"], kind, "{email}");
+        let Some(tenant) = adds_to else { continue };
+        let mut c = c;
+        c.csrf = Some(login["csrfToken"].as_str().unwrap().to_string());
+        for role in offered.as_array().unwrap() {
+            let (status, user) = c
+                .post(
+                    "/api/client-auth",
+                    json!({"action": "adduser", "name": "New Person", "password": "password-1",
+                           "role": role,
+                           "email": format!("{}@{}.test", crate::helpers::unique("n"), tenant.client_id.to_lowercase())}),
+                )
+                .await;
+            assert_eq!(status, StatusCode::CREATED, "{role}: {user}");
+            assert_eq!(user["role"], *role);
+        }
+        // A role it does not offer is refused, and says which it offers.
+        let other = if kind == "brand" {
+            "employee"
+        } else {
+            "worker"
+        };
+        let (status, err) = c
+            .post(
+                "/api/client-auth",
+                json!({"action": "adduser", "name": "N", "password": "password-1", "role": other,
+                       "email": format!("{}@{}.test", crate::helpers::unique("n"), tenant.client_id.to_lowercase())}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{err}");
+        assert_eq!(err["code"], "role_not_allowed");
+    }
+    let platform = app.login(&app.platform_admin().await).await;
+    let (_, session) = platform.get("/api/auth/session").await;
+    assert_eq!(session["assignableRoles"], json!([]));
+    assert!(session["user"]["organisationKind"].is_null(), "{session}");
+}
+
 #[tokio::test]
 async fn logout_deletes_the_session_and_the_old_cookie_stops_working() {
     let app = TestApp::spawn().await;

@@ -255,8 +255,9 @@ async fn a_company_that_fails_to_be_stored_leaves_no_audit_record() {
 
 /// Stores, as the owner, a product of `company` in the tenant with a lot of
 /// 5 codes, a print job that printed 4 labels (and a reprint of 2) and 3 of
-/// them scanned. (Stored directly: a print job needs a brand's /printer,
-/// which client A's users do not have.)
+/// them scanned. (Stored directly: a print job caught while it runs, and
+/// scans without the public resolver; `labels::a_client_admin_prints_*`
+/// prints a client's codes through the API.)
 async fn product_with_history(app: &TestApp, t: &TestTenant, company: &str, name: &str) {
     let s = &t.schema;
     let gtin14 = format!("0{}", gtin());

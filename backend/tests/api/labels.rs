@@ -4,12 +4,14 @@
 //! the design, and other tenants see none of it. (The renderer's own tests,
 //! in `src/labels/render/tests.rs`, cover every layout, sheet and GS1 rule.)
 
+use brandops::tenants::TenantKind;
 use reqwest::StatusCode;
 use rxing::{BarcodeFormat, DecodeHints, RXingResultMetadataType, RXingResultMetadataValue};
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    Client, TestApp, assert_isolated, create_product, done_job, download, generate_codes, unique,
+    Client, TestApp, assert_isolated, assert_isolated_between, create_product, done_job, download,
+    generate_codes, gtin, unique,
 };
 
 fn design(width: f64, height: f64, symbology: &str, sheet: &str) -> Value {
@@ -374,6 +376,170 @@ async fn another_tenant_cannot_see_templates_or_print_jobs() {
                 c.post(&format!("/api/print-jobs/{id}/reprint"), json!({}))
                     .await,
                 // The ZPL names no print job id: show its size instead.
+                (
+                    status,
+                    Value::String(if status == StatusCode::OK {
+                        id.to_string()
+                    } else {
+                        String::from_utf8_lossy(&body).to_string()
+                    }),
+                ),
+            ]
+        },
+    )
+    .await;
+}
+
+/// A done print job of `c`'s (a template, a product, a code job with a
+/// lot); its id.
+async fn printed(c: &Client) -> String {
+    let (job, _) = codes(c, 2).await;
+    let t = template(c, &unique("Pack"), design(50.0, 30.0, "qr", "single")).await;
+    let (status, p) = c
+        .post(
+            "/api/print-jobs",
+            json!({"template_id": t, "code_job_id": job, "format": "zpl"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{p}");
+    let id = p["id"].as_str().unwrap().to_string();
+    done_job(c, &format!("/api/print-jobs/{id}")).await;
+    id
+}
+
+/// Pharmaceutical clients print their packs (issue 19): client A's admin
+/// designs a template, previews and prints the codes of a product of one of
+/// its companies, in a lot with its dates, downloads and reprints them.
+/// Client employees have no label operations (the spec's /printer is
+/// admins').
+#[tokio::test]
+async fn a_client_admin_prints_the_codes_of_a_companys_product() {
+    let app = TestApp::spawn().await;
+    let a = app.tenant_named("clientA", TenantKind::Client).await;
+    let admin = app.login(&a.admin).await;
+    let (status, company) = admin
+        .post(
+            "/api/companies",
+            json!({"cin": "L24230MH1950PLC008311", "name": "Alpha Laboratories Ltd",
+                   "registered_address": "Plot 12, MIDC, Andheri East, Mumbai 400093"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{company}");
+    let (status, product) = admin
+        .post(
+            "/api/products",
+            json!({"product_name": "Paracetamol 500 mg", "skuid": unique("PCM"), "gtin": gtin(),
+                   "company_id": company["id"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{product}");
+    let job = generate_codes(
+        &admin,
+        json!({"product_id": product["id"], "quantity": 3,
+               "lot": {"number": "PCM-7", "manufactured_on": "2026-01-15", "expires_on": "2028-01-31"}}),
+    )
+    .await;
+
+    let dm = template(
+        &admin,
+        "Carton DM",
+        design(50.0, 30.0, "datamatrix", "single"),
+    )
+    .await;
+    let resp = admin
+        .http
+        .post(admin.url("/api/label-templates/preview"))
+        .header("x-csrf-token", admin.csrf.clone().unwrap())
+        .json(&json!({"design": design(50.0, 30.0, "qr", "single"), "code_job_id": job.id}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let png = resp.bytes().await.unwrap();
+    assert_eq!(qr_in_png(&png), [job.rows[0][4].clone()]);
+
+    let (status, print) = admin
+        .post(
+            "/api/print-jobs",
+            json!({"template_id": dm, "code_job_id": job.id, "format": "zpl"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{print}");
+    let id = print["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        done_job(&admin, &format!("/api/print-jobs/{id}")).await["printed"],
+        3
+    );
+    let (status, _, zpl) = download(&admin, &format!("/api/print-jobs/{id}/output")).await;
+    assert_eq!(status, StatusCode::OK);
+    let zpl = String::from_utf8(zpl).unwrap();
+    assert_eq!(zpl.matches("^XA").count(), 3);
+    assert!(zpl.contains("Paracetamol 500 mg"), "{zpl}");
+    for row in &job.rows {
+        let (gtin, serial) = (&row[0], &row[1]);
+        assert!(
+            zpl.contains(&format!("_101{gtin}1728013110PCM-7_121{serial}")),
+            "the lot and expiry of the client's batch: {zpl}"
+        );
+    }
+    let (status, again) = admin
+        .post(&format!("/api/print-jobs/{id}/reprint"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{again}");
+    let again = again["id"].as_str().unwrap().to_string();
+    done_job(&admin, &format!("/api/print-jobs/{again}")).await;
+    let (_, list) = admin.get("/api/print-jobs").await;
+    assert_eq!(list["jobs"].as_array().unwrap().len(), 2);
+
+    let employee = app
+        .login(&app.account(&a, brandops::accounts::Role::Employee).await)
+        .await;
+    for path in [
+        "/api/label-templates".to_string(),
+        "/api/print-jobs".to_string(),
+        format!("/api/print-jobs/{id}"),
+    ] {
+        let (status, body) = employee.get(&path).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{path}: {body}");
+    }
+}
+
+/// Client A's templates and print jobs are client A's: client B's admin, whom
+/// the policy lets call every label operation, sees and changes none of them.
+#[tokio::test]
+async fn another_client_cannot_see_templates_or_print_jobs() {
+    let app = TestApp::spawn().await;
+    let a = app.tenant_named("clientA", TenantKind::Client).await;
+    let b = app.tenant_named("clientB", TenantKind::Client).await;
+    let (a, b) = (app.login(&a.admin).await, app.login(&b.admin).await);
+    assert_isolated_between(
+        &a,
+        &b,
+        async |a: &Client| template(a, &unique("Mine"), design(50.0, 30.0, "qr", "single")).await,
+        async |c: &Client, id: &str| {
+            vec![
+                c.get("/api/label-templates").await,
+                c.get(&format!("/api/label-templates/{id}")).await,
+                c.put(
+                    &format!("/api/label-templates/{id}"),
+                    json!({"name": "Taken", "design": design(50.0, 30.0, "qr", "single")}),
+                )
+                .await,
+            ]
+        },
+    )
+    .await;
+    assert_isolated_between(
+        &a,
+        &b,
+        async |a: &Client| printed(a).await,
+        async |c: &Client, id: &str| {
+            let (status, _, body) = download(c, &format!("/api/print-jobs/{id}/output")).await;
+            vec![
+                c.get("/api/print-jobs").await,
+                c.get(&format!("/api/print-jobs/{id}")).await,
+                c.post(&format!("/api/print-jobs/{id}/reprint"), json!({}))
+                    .await,
                 (
                     status,
                     Value::String(if status == StatusCode::OK {

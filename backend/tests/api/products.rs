@@ -7,7 +7,7 @@ use futures::future::join_all;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, gtin, unique};
+use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, generate_codes, gtin, unique};
 
 fn new_product(skuid: &str, gtin: &str) -> Value {
     json!({"product_name": "Sparkling Water 1L", "skuid": skuid, "gtin": gtin,
@@ -605,4 +605,80 @@ async fn products_have_typed_attributes() {
     }
     let (_, p) = admin.get(&format!("/api/products/{id}")).await;
     assert_eq!(p["attributes"][0]["value"], 0.75, "nothing changed");
+}
+
+/// The spec's product shape carries `metadata`: the typed attributes as one
+/// object, name → value, in every answer (the spec's list call included),
+/// following each change of the attributes.
+#[tokio::test]
+async fn metadata_is_the_attributes_by_name() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let mut body = new_product("META-1", &gtin());
+    body["attributes"] = json!([
+        {"type": "number", "name": "Net weight (g)", "value": 500.5},
+        {"type": "boolean", "name": "Vegan", "value": true},
+        {"type": "date", "name": "Launched", "value": "2026-03-01"},
+        {"type": "text", "name": "Origin", "value": "<b>Alps</b>"}
+    ]);
+    let (status, p) = admin.post("/api/products", body).await;
+    assert_eq!(status, StatusCode::CREATED, "{p}");
+    let expected = json!({"Net weight (g)": 500.5, "Vegan": true, "Launched": "2026-03-01",
+                          "Origin": "<b>Alps</b>"});
+    assert_eq!(p["metadata"], expected);
+    let id = p["id"].as_str().unwrap();
+    assert_eq!(list(&admin).await["products"][0]["metadata"], expected);
+    let (_, got) = admin.get(&format!("/api/products/{id}")).await;
+    assert_eq!(got["metadata"], expected);
+
+    let (status, p) = admin
+        .patch(
+            &format!("/api/products/{id}"),
+            json!({"attributes": [{"type": "text", "name": "Origin", "value": "Jura"}]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(p["metadata"], json!({"Origin": "Jura"}));
+    let (_, p) = admin
+        .patch(&format!("/api/products/{id}"), json!({"attributes": []}))
+        .await;
+    assert_eq!(p["metadata"], json!({}));
+    assert_eq!(list(&admin).await["products"][0]["metadata"], json!({}));
+}
+
+/// The spec's `sample_qr_id`: the URI of the first code of the product's
+/// first code job to finish, in the list call and on the product; a later
+/// job does not change it, and a product without codes has none.
+#[tokio::test]
+async fn the_sample_code_is_the_first_code_of_the_first_finished_job() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (_, p) = create(&admin, "SAMPLE-1", &gtin()).await;
+    let (_, other) = create(&admin, "SAMPLE-2", &gtin()).await;
+    let id = p["id"].as_str().unwrap();
+    assert!(p.get("sample_qr_id").is_none(), "{p}");
+    let first = generate_codes(
+        &admin,
+        json!({"product_id": id, "quantity": 3, "lot": {"number": "S-1"}}),
+    )
+    .await;
+    generate_codes(&admin, json!({"product_id": id, "quantity": 2})).await;
+    let sample = first.uris()[0].clone();
+    let listed = list(&admin).await;
+    let shown = |pid: &Value| {
+        listed["products"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|q| q["id"] == *pid)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(shown(&p["id"])["sample_qr_id"], sample.as_str());
+    assert!(shown(&other["id"]).get("sample_qr_id").is_none());
+    let (_, got) = admin.get(&format!("/api/products/{id}")).await;
+    assert_eq!(got["sample_qr_id"], sample.as_str());
+    assert!(sample.contains("/10/S-1/21/"), "{sample}");
 }

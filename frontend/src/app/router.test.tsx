@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { SessionInfo } from '@/lib/api/types';
@@ -20,9 +20,11 @@ const workerSession: SessionInfo = {
     email: 'worker@acme.test',
     role: 'worker',
     clientId: 'acme',
+    organisationKind: 'brand',
   },
   csrfToken: 'csrf-w',
   allowedPaths: ['/', '/ui/table', '/products', '/profile', '/products/Add_product'],
+  assignableRoles: [],
 };
 
 const clientAEmployee: SessionInfo = {
@@ -32,9 +34,11 @@ const clientAEmployee: SessionInfo = {
     email: 'employee@clienta.test',
     role: 'employee',
     clientId: 'clientA',
+    organisationKind: 'client',
   },
   csrfToken: 'csrf-e',
   allowedPaths: ['/', '/clientA', '/gme', '/profile', '/settings'],
+  assignableRoles: [],
 };
 
 function mockProductList() {
@@ -144,6 +148,7 @@ describe('routes and guards', () => {
         user: { ...clientAEmployee.user, role: 'admin', clientId },
         csrfToken: 'csrf-c',
         allowedPaths: ['/', '/pharmagen/batchupdate', ...area, '/profile', '/settings'],
+        assignableRoles: ['employee'],
       });
       mockApi({ 'GET /api/batch-updates': () => json(200, { updates: [] }) });
       const router = renderAt('/pharmagen/batchupdate');
@@ -151,6 +156,43 @@ describe('routes and guards', () => {
       expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
       cleanup();
     }
+  });
+
+  it("shows a client organisation's dashboard without calling the brands' scan operations", async () => {
+    signInAs(clientAEmployee);
+    const { calls } = mockApi({});
+    renderAt('/');
+    // The dashboard's route module is large (it holds the brands' analytics): load it unhurried.
+    expect(
+      await screen.findByRole('heading', { level: 2, name: 'Go to' }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    const shortcuts = within(screen.getByRole('region', { name: 'Go to' }));
+    expect(shortcuts.getByRole('link', { name: 'Client A dashboard' })).toBeInTheDocument();
+    // Effects that would call have run by now; give their fetches a moment.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(calls.map((c) => c.url.pathname)).toEqual([]);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('requires signing in for /ProcessMapping, and opens it to organisation members', async () => {
+    let router = renderAt('/ProcessMapping');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'));
+    expect(router.state.location.search).toBe('?redirectTo=%2FProcessMapping');
+    cleanup();
+
+    signInAs({
+      ...workerSession,
+      allowedPaths: [...workerSession.allowedPaths, '/ProcessMapping'],
+    });
+    mockApi({});
+    router = renderAt('/ProcessMapping');
+    expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/ProcessMapping');
+    cleanup();
+
+    signInAs(workerSession);
+    router = renderAt('/processmapping');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/unauthorized'));
   });
 
   it('matches routes case-insensitively', async () => {

@@ -130,7 +130,12 @@ export const routes: RouteObject[] = [
           { path: rel(paths.auth.notFound.path), element: <NotFoundPage /> },
           { path: rel(paths.notFound.path), element: <NotFoundPage /> },
           { path: rel(paths.unauthorized.path), lazy: () => import('./routes/unauthorized') },
-          planned(rel(paths.processMapping.path), 'processMapping'),
+          // A blank page in the spec, but it will show the organisation's
+          // data: signed-in members only (the policy's `view` rows).
+          {
+            element: <AccessGuard />,
+            children: [planned(rel(paths.processMapping.path), 'processMapping')],
+          },
           { path: '*', element: toNotFound },
         ],
       },

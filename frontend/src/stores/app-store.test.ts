@@ -50,7 +50,12 @@ describe('app store', () => {
 
   it('persists only auth user and csrfToken, under the key "root"', () => {
     const s = useAppStore.getState();
-    s.sessionLoaded({ user, csrfToken: 'csrf-1', allowedPaths: ['/', '/profile'] });
+    s.sessionLoaded({
+      user,
+      csrfToken: 'csrf-1',
+      allowedPaths: ['/', '/profile'],
+      assignableRoles: ['worker', 'manager'],
+    });
     s.loadSucceeded('users', [{ id: 'u2', name: 'B', email: 'b@acme.test', role: 'worker' }]);
     s.setActiveBrandId('acme');
 
@@ -72,6 +77,7 @@ describe('app store', () => {
     expect(auth.user).toEqual(user);
     expect(auth.csrfToken).toBe('csrf-2');
     expect(auth.allowedPaths).toEqual([]);
+    expect(auth.assignableRoles).toEqual([]);
     expect(auth.sessionChecked).toBe(false);
   });
 
@@ -90,7 +96,7 @@ describe('app store', () => {
 
   it('resetAll resets every slice and removes the persisted state', () => {
     const s = useAppStore.getState();
-    s.sessionLoaded({ user, csrfToken: 'csrf-1', allowedPaths: ['/'] });
+    s.sessionLoaded({ user, csrfToken: 'csrf-1', allowedPaths: ['/'], assignableRoles: [] });
     for (const name of DATA_SLICES) s.startLoading(name);
     s.loadSucceeded('users', [{ id: 'u2', name: 'B', email: 'b@acme.test', role: 'worker' }]);
     s.setActiveBrandId('acme');

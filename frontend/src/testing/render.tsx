@@ -13,9 +13,26 @@ export const adminSession: SessionInfo = {
     email: 'admin@acme.test',
     role: 'admin',
     clientId: 'acme',
+    organisationKind: 'brand',
   },
   csrfToken: 'csrf-test-token',
   allowedPaths: ['/', '/ui/table', '/products', '/printer', '/profile', '/settings', '/manage_org'],
+  assignableRoles: ['worker', 'manager'],
+};
+
+/** A client organisation's admin (client A), who adds employees. */
+export const clientAdminSession: SessionInfo = {
+  user: {
+    id: 'u-client-admin',
+    name: 'Cleo Client',
+    email: 'admin@clienta.test',
+    role: 'admin',
+    clientId: 'clientA',
+    organisationKind: 'client',
+  },
+  csrfToken: 'csrf-client-token',
+  allowedPaths: ['/', '/products', '/printer', '/profile', '/settings', '/manage_org', '/clientA'],
+  assignableRoles: ['employee'],
 };
 
 /** Signs the store in as `session` (as after a real sign-in). */

@@ -1,6 +1,7 @@
 import { DashboardPage } from '@/features/dashboard/components/dashboard-page';
 import { listTenants } from '@/features/platform-admin/api/tenants-api';
 import { loadProducts } from '@/features/products/api/products-api';
+import { hasScanAnalytics } from '@/features/scans/access';
 import { CompanyScans, type LoadCompanies } from '@/features/scans/components/company-scans';
 import { ScanAnalytics } from '@/features/scans/components/scan-analytics';
 import { useAppStore } from '@/stores/app-store';
@@ -18,21 +19,18 @@ const loadBrands: LoadCompanies = async () => {
 };
 
 /**
- * `/`: the organisation's scan analytics for its staff (the product list
- * names the most scanned codes); a platform admin, who belongs to no brand,
- * chooses the brand whose scans to see.
+ * `/`: a brand's scan analytics for its staff (the product list names the
+ * most scanned codes); a platform admin, who belongs to no brand, chooses the
+ * brand whose scans to see; a client organisation's staff, whom the policy
+ * gives no scan operations, get the shortcuts alone (no call is refused).
  */
 export function Component() {
-  const role = useAppStore((s) => s.auth.user?.role);
-  return (
-    <DashboardPage
-      analytics={
-        role === 'platform_admin' ? (
-          <CompanyScans loadCompanies={loadBrands} />
-        ) : (
-          <ScanAnalytics loadProductNames={loadProducts} />
-        )
-      }
-    />
-  );
+  const user = useAppStore((s) => s.auth.user);
+  const analytics =
+    user?.role === 'platform_admin' ? (
+      <CompanyScans loadCompanies={loadBrands} />
+    ) : hasScanAnalytics(user) ? (
+      <ScanAnalytics loadProductNames={loadProducts} />
+    ) : null;
+  return <DashboardPage analytics={analytics} />;
 }

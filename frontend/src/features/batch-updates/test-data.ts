@@ -12,10 +12,12 @@ export function clientSession(clientId: 'clientA' | 'clientB' = 'clientA'): Sess
       email: `employee@${clientId.toLowerCase()}.test`,
       role: 'employee',
       clientId,
+      organisationKind: 'client',
     },
     csrfToken: 'csrf-test-token',
     allowedPaths:
       clientId === 'clientA' ? ['/', '/clientA', '/gme', '/profile'] : ['/', '/clientB', '/pmbi'],
+    assignableRoles: [],
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Role } from '@/lib/api/types';
+import type { Role, SessionUser } from '@/lib/api/types';
 
 /**
  * Who may change the suspicious-scan rules: the roles with an
@@ -23,4 +23,16 @@ const REVIEW_MODERATORS: readonly Role[] = ['admin', 'manager'];
 
 export function canModerateReviews(role: Role | null | undefined): boolean {
   return role !== null && role !== undefined && REVIEW_MODERATORS.includes(role);
+}
+
+/**
+ * Whether the signed-in user's organisation has scan analytics: the `call`
+ * rows of the scan operations (`brandScans`, `scanAnalytics`,
+ * `getScanSettings`, `sessionsData`, `usersData`, `listReviews`) are brands'
+ * (`brand:*`) in the policy, so a client organisation's dashboard does not
+ * call them (the server would refuse every one); platform admins choose a
+ * brand instead. The organisation's kind comes from the server's session.
+ */
+export function hasScanAnalytics(user: Pick<SessionUser, 'organisationKind'> | null | undefined) {
+  return user?.organisationKind === 'brand';
 }

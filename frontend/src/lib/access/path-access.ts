@@ -1,5 +1,5 @@
 /**
- * Path matching for the server's `allowedPaths` (ARCHITECTURE §6), the same rule
+ * Path matching for the server's `allowedPaths` (docs/adr/0005), the same rule
  * the server's Casbin `pathUnder` function applies: case-insensitive, a trailing
  * slash ignored, a path matches an allowed path when it equals it or lies below
  * it on a `/` boundary, and `/` matches only `/`.

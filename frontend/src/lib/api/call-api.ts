@@ -2,7 +2,7 @@ import { useAppStore } from '@/stores/app-store';
 import { api, type ApiClient } from './client';
 import type { components } from './schema';
 
-/** The body of every error answer, `{"error", "code"}` (ARCHITECTURE §7), as the contract types it. */
+/** The body of every error answer, `{"error", "code"}` (docs/adr/0006), as the contract types it. */
 export type ErrorBody = components['schemas']['ErrorBody'];
 
 /** What people see when a call never got an answer (spec §8). */

@@ -2,7 +2,7 @@ import createClient, { type Middleware } from 'openapi-fetch';
 import { useAppStore } from '@/stores/app-store';
 import type { paths } from './schema';
 
-/** Methods that change state and so need the CSRF token (ARCHITECTURE §5). */
+/** Methods that change state and so need the CSRF token (docs/adr/0004). */
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Adds `x-csrf-token` from the auth state to every unsafe call. */

@@ -2163,6 +2163,12 @@ export interface components {
              *     DELETE.
              */
             csrfToken: string;
+            /**
+             * @description The roles this user may give the users they add (the Add User form
+             *     offers exactly these, the first as its default); empty for those who
+             *     may not add users.
+             */
+            assignableRoles: components["schemas"]["Role"][];
         };
         /**
          * Lot
@@ -2657,6 +2663,10 @@ export interface components {
             gtin: string;
             category: string;
             image_urls: string[];
+            /**
+             * @description The spec's `metadata`: the attributes as one object, name → value
+             *     (a date as its ISO text), kept by the database from `attributes`.
+             */
             metadata: unknown;
             /**
              * A product's attributes: a JSON array in the database, a list in the API.
@@ -2664,6 +2674,11 @@ export interface components {
              */
             attributes: components["schemas"]["Attribute"][];
             product_description: string;
+            /**
+             * @description The spec's sample code: the GS1 Digital Link URI (what its QR code
+             *     holds) of the first code of the product's first code job to finish;
+             *     absent until one has.
+             */
             sample_qr_id?: string;
             /** Format: date-time */
             created_at: string;
@@ -3081,6 +3096,12 @@ export interface components {
              *     allows only "/").
              */
             allowedPaths: string[];
+            /**
+             * @description The roles this user may give the users they add (the Add User form
+             *     offers exactly these, the first as its default); empty for those who
+             *     may not add users.
+             */
+            assignableRoles: components["schemas"]["Role"][];
         };
         /**
          * SessionUser
@@ -3097,6 +3118,11 @@ export interface components {
              *     platform admins.
              */
             clientId?: string;
+            /**
+             * @description The organisation's kind, `brand` or `client`; absent for platform
+             *     admins. (Scan analytics, passports and EPCIS are brands'.)
+             */
+            organisationKind?: components["schemas"]["TenantKind"] & unknown;
         };
         /**
          * SessionsData

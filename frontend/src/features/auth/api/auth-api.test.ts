@@ -41,7 +41,7 @@ describe('restoreSession', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it('confirms a stored session and loads the allowed paths', async () => {
+  it('confirms a stored session and loads the allowed paths and the roles to assign', async () => {
     window.localStorage.setItem(
       PERSIST_KEY,
       JSON.stringify({
@@ -57,6 +57,7 @@ describe('restoreSession', () => {
     await expect(restoreSession()).resolves.toBe('ok');
     const { auth } = useAppStore.getState();
     expect(auth.allowedPaths).toEqual(adminSession.allowedPaths);
+    expect(auth.assignableRoles).toEqual(['worker', 'manager']);
     expect(auth.csrfToken).toBe('csrf-test-token');
     expect(auth.sessionChecked).toBe(true);
   });

@@ -1,15 +1,21 @@
-import type { Preferences, SessionInfo, SessionUser } from '@/lib/api/types';
+import type { Preferences, Role, SessionInfo, SessionUser } from '@/lib/api/types';
 import type { RequestStatus, SetSlice } from '@/lib/slice';
 
 /**
  * Who is signed in. `user` and `csrfToken` are persisted (spec §3); the
- * `allowedPaths` come from the server on every start and are never stored.
+ * `allowedPaths` and `assignableRoles` come from the server on every start
+ * and are never stored.
  */
 export interface AuthState {
   user: SessionUser | null;
   csrfToken: string | null;
   /** Route prefixes the server lets this user open; empty until the session is loaded. */
   allowedPaths: string[];
+  /**
+   * The roles this user may give the users they add, the default first (the
+   * server's rule for their organisation); empty for those who may not.
+   */
+  assignableRoles: Role[];
   /** True once the server confirmed the session in this page load. */
   sessionChecked: boolean;
   /** The user's preferences (theme, landing page), kept on the server. */
@@ -24,7 +30,7 @@ export interface AuthSlice {
 
 export interface AuthActions {
   setAuthStatus: (status: RequestStatus, error?: string | null) => void;
-  /** After the server confirmed the session (start-up and after sign-in): user, token, paths. */
+  /** After the server confirmed the session (start-up and after sign-in): user, token, paths, roles. */
   sessionLoaded: (session: SessionInfo) => void;
   preferencesLoaded: (preferences: Preferences) => void;
 }
@@ -35,6 +41,7 @@ export function initialAuthSlice(): AuthSlice {
       user: null,
       csrfToken: null,
       allowedPaths: [],
+      assignableRoles: [],
       sessionChecked: false,
       preferences: null,
       status: 'idle',
@@ -54,6 +61,7 @@ export function authActions(set: SetSlice<AuthSlice>): AuthActions {
           user: session.user,
           csrfToken: session.csrfToken,
           allowedPaths: [...session.allowedPaths],
+          assignableRoles: [...session.assignableRoles],
           sessionChecked: true,
           status: 'succeeded',
           error: null,

@@ -42,9 +42,17 @@ const overview: CompanyOverview = {
 
 function session(role: 'admin' | 'employee') {
   signInAs({
-    user: { id: 'u1', name: 'Ana', email: `${role}@clienta.test`, role, clientId: 'clientA' },
+    user: {
+      id: 'u1',
+      name: 'Ana',
+      email: `${role}@clienta.test`,
+      role,
+      clientId: 'clientA',
+      organisationKind: 'client',
+    },
     csrfToken: 'csrf-test-token',
     allowedPaths: ['/', '/clientA', '/gme', '/profile', '/settings'],
+    assignableRoles: role === 'admin' ? ['employee'] : [],
   });
 }
 

@@ -15,6 +15,7 @@ const platformSession: SessionInfo = {
   },
   csrfToken: 'csrf-test-token',
   allowedPaths: ['/', '/admin/dashboard', '/profile'],
+  assignableRoles: [],
 };
 
 const acme: Tenant = {

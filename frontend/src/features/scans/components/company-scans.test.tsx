@@ -14,6 +14,7 @@ const platformSession: SessionInfo = {
   },
   csrfToken: 'csrf-test-token',
   allowedPaths: ['/', '/admin/dashboard', '/profile'],
+  assignableRoles: [],
 };
 
 const loadCompanies = () =>

@@ -365,23 +365,6 @@ describe('Suspicious-scan rules', () => {
   });
 });
 
-describe('A client organisation', () => {
-  it('is told that scans are kept for brands, without errors', async () => {
-    const forbidden = () => json(403, { error: 'You may not do this.', code: 'forbidden' });
-    setup({
-      'GET /api/scan-settings': forbidden,
-      'GET /api/scan-analytics': forbidden,
-      'GET /api/brand-scans': forbidden,
-      'GET /api/sessions-data': forbidden,
-      'GET /api/users-data': forbidden,
-      'GET /api/reviews': forbidden,
-    });
-    expect(await screen.findByText(/Scan analytics are kept for brands/)).toBeInTheDocument();
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    expect(screen.queryByRole('form', { name: 'Date range' })).not.toBeInTheDocument();
-  });
-});
-
 describe('Most scanned codes', () => {
   it('are named from the product list, which the page asks to load', async () => {
     signInAs(adminSession);

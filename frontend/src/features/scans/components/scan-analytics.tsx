@@ -214,7 +214,8 @@ function RangeAnalytics({ range }: { range: DateRange }) {
 }
 
 /**
- * The dashboard's scan analytics for the organisation's staff: totals, scans
+ * The dashboard's scan analytics for a brand's staff (a client organisation's
+ * dashboard does not show them: `hasScanAnalytics`): totals, scans
  * over time, per product, first against repeat, a world map and a table of
  * places, the most-scanned codes, consumer sessions and consumers for the
  * same range, then the consumers' reviews and the suspicious-scan rules.
@@ -238,26 +239,6 @@ export function ScanAnalytics({
       void loadProductNames();
     }
   }, [loadProductNames]);
-
-  // Scans are a brand's: the server refuses them to a client organisation's staff.
-  const answer = settings.result;
-  if (answer && !answer.ok && answer.kind === 'status' && answer.status === 403) {
-    return (
-      <CardSection
-        className="section"
-        title={
-          <>
-            <ChartSquareIcon aria-hidden="true" /> Scan analytics
-          </>
-        }
-      >
-        <p className="muted">
-          Scan analytics are kept for brands, for the codes they print. Your organisation has no
-          scans to show.
-        </p>
-      </CardSection>
-    );
-  }
 
   return (
     <>

@@ -4,15 +4,12 @@ import { FormActions } from '@/components/ui/form-actions';
 import { NewPasswordField, SelectField, TextField } from '@/components/ui/form-field';
 import { Modal } from '@/components/ui/modal';
 import { useForm, type FieldErrors } from '@/hooks/use-form';
-import { addOrgUser, addUserMessage, type NewUserRole } from '../api/users-api';
+import type { Role } from '@/lib/api/types';
+import { roleLabel } from '@/lib/format';
 import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN } from '@/lib/validation';
+import { useAppStore } from '@/stores/app-store';
+import { addOrgUser, addUserMessage, type NewUserRole } from '../api/users-api';
 import { userMessages } from '../messages';
-
-/** New users can only be workers or managers; worker is the default (spec §5, §9). */
-const ROLE_OPTIONS: readonly { value: NewUserRole; label: string }[] = [
-  { value: 'worker', label: 'Worker' },
-  { value: 'manager', label: 'Manager' },
-];
 
 type NewUserForm = { name: string; role: NewUserRole; email: string; password: string };
 
@@ -29,9 +26,15 @@ function validate({ name, email, password }: NewUserForm): FieldErrors<NewUserFo
   return errors;
 }
 
-/** The form inside 'Add New User'; mounted fresh each time the modal opens. */
-function AddUserForm({ onDone }: { onDone: () => void }) {
-  const form = useForm<NewUserForm>({ name: '', role: 'worker', email: '', password: '' });
+/**
+ * The form inside 'Add New User'; mounted fresh each time the modal opens.
+ * Its roles are the server's for this organisation (the session's
+ * `assignableRoles`: a brand's workers, the default, and managers, spec §5,
+ * §9; a client organisation's employees), the first chosen.
+ */
+function AddUserForm({ roles, onDone }: { roles: readonly Role[]; onDone: () => void }) {
+  const form = useForm<NewUserForm>({ name: '', role: roles[0] ?? '', email: '', password: '' });
+  const roleOptions = roles.map((role) => ({ value: role, label: roleLabel(role) }));
 
   const onSubmit = form.onSubmit(
     (values) => {
@@ -56,7 +59,7 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
     <form onSubmit={onSubmit} noValidate aria-label="Add New User">
       {form.serverError ? <ErrorAlert>{form.serverError}</ErrorAlert> : null}
       <TextField label="Name" name="name" autoComplete="off" {...form.field('name')} required />
-      <SelectField label="Role" name="role" {...form.field('role')} options={ROLE_OPTIONS} />
+      <SelectField label="Role" name="role" {...form.field('role')} options={roleOptions} />
       <TextField
         label="Email"
         name="email"
@@ -73,9 +76,10 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
 }
 
 export function AddUserModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const roles = useAppStore((s) => s.auth.assignableRoles);
   return (
     <Modal open={open} title="Add New User" onClose={onClose}>
-      {open ? <AddUserForm onDone={onClose} /> : null}
+      {open ? <AddUserForm roles={roles} onDone={onClose} /> : null}
     </Modal>
   );
 }

@@ -2,7 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { toast } from 'react-toastify/unstyled';
 import { TOAST_AUTO_CLOSE_MS } from '@/components/ui/toaster';
 import { json, mockApi, networkDown, type RecordedCall } from '@/testing/mock-api';
-import { adminSession, renderPage, signInAs } from '@/testing/render';
+import type { SessionInfo } from '@/lib/api/types';
+import { adminSession, clientAdminSession, renderPage, signInAs } from '@/testing/render';
 import { useAppStore } from '@/stores/app-store';
 import { AllUsersPage } from './all-users-page';
 
@@ -11,8 +12,8 @@ const manager = { id: 'u-2', name: 'Max Manager', email: 'manager@acme.test', ro
 
 type Handlers = Parameters<typeof mockApi>[0];
 
-function setup(handlers: Handlers = {}) {
-  signInAs(adminSession);
+function setup(handlers: Handlers = {}, session: SessionInfo = adminSession) {
+  signInAs(session);
   const api = mockApi({
     'GET /api/account-info': () => json(200, [worker, manager]),
     ...handlers,
@@ -122,6 +123,36 @@ describe('All Users page', () => {
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
       expect(screen.getByText('nina@acme.test')).toBeInTheDocument();
       expect(screen.getAllByRole('row')).toHaveLength(4);
+    });
+
+    it("offers a client organisation's admin the server's roles: Employee, chosen, and sends it", async () => {
+      const added = { id: 'u-9', ...validNewUser, role: 'employee' };
+      const { user, calls } = setup(
+        {
+          'GET /api/account-info': () => json(200, []),
+          'POST /api/client-auth': () => json(201, added),
+        },
+        clientAdminSession,
+      );
+      const dialog = await openAddUser(user);
+      const role = within(dialog).getByLabelText('Role');
+      expect(
+        within(role)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['Employee']);
+      expect(role).toHaveValue('employee');
+      await fillAddUser(user, dialog, validNewUser);
+      await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+      await screen.findByText('User Added Successfully!');
+      expect((posts(calls)[0]!.body as { role: string }).role).toBe('employee');
+      expect(screen.getByText('nina@acme.test')).toBeInTheDocument();
+    });
+
+    it('offers no Add User to someone the server gives no roles to assign', async () => {
+      setup({}, { ...adminSession, assignableRoles: [] });
+      await screen.findByText('Wendy Worker');
+      expect(screen.queryByRole('button', { name: 'Add User' })).not.toBeInTheDocument();
     });
 
     it('sends the default role worker', async () => {

@@ -35,6 +35,8 @@ const USER_COLUMNS: readonly Column<OrgUser>[] = [
 /** `/manage_org`: the organisation's users (spec §2, §5, §8). */
 export function AllUsersPage() {
   const users = useAppStore((s) => s.users);
+  // The server says which roles this admin may give; without any, no Add User.
+  const canAdd = useAppStore((s) => s.auth.assignableRoles.length > 0);
   const [adding, setAdding] = useState(false);
   const [passwordFor, setPasswordFor] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<OrgUser | null>(null);
@@ -60,10 +62,12 @@ export function AllUsersPage() {
         title="All Users"
         description="People of your organisation who can sign in to brandops."
         actions={
-          <Button onClick={() => setAdding(true)}>
-            <UserPlusRoundedIcon />
-            Add User
-          </Button>
+          canAdd ? (
+            <Button onClick={() => setAdding(true)}>
+              <UserPlusRoundedIcon />
+              Add User
+            </Button>
+          ) : null
         }
       />
 

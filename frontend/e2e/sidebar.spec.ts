@@ -1,0 +1,92 @@
+import { expect, test, type Page } from '@playwright/test';
+import { demo, signIn } from './helpers';
+
+/**
+ * No sidebar link leads to a page of errors (issue 19): every demo account
+ * opens every link its sidebar shows, and the page shows no error box (an
+ * error alert, an error toast, the error screen, the "unauthorized" page)
+ * and makes no API call the server refuses or fails (401, 403, 5xx), shown
+ * or hidden. The links are read from the sidebar itself, so the test holds
+ * whatever modules an organisation has.
+ */
+
+/** How long a page may take to make its calls and settle. */
+const SETTLE_MS = 10_000;
+
+type Refusal = { status: number; method: string; path: string };
+
+function watchRefusals(page: Page): Refusal[] {
+  const refusals: Refusal[] = [];
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (!url.pathname.startsWith('/api/')) return;
+    const status = response.status();
+    if (status === 401 || status === 403 || status >= 500) {
+      refusals.push({ status, method: response.request().method(), path: url.pathname });
+    }
+  });
+  return refusals;
+}
+
+/** What the page shows that reads as an error, as text. */
+async function errorBoxes(page: Page): Promise<string[]> {
+  const boxes = page.locator(
+    [
+      '.alert--error',
+      '[role="alert"]:not(:empty)',
+      '.Toastify__toast--error',
+      '[data-testid="error-screen"]',
+    ].join(', '),
+  );
+  const texts = await boxes.allInnerTexts();
+  const headings = await page
+    .getByRole('heading', {
+      name: /Sorry\.\. there was an error|You do not have access to this page|Page not found/,
+    })
+    .allInnerTexts();
+  return [...texts, ...headings].map((t) => t.trim()).filter((t) => t.length > 0);
+}
+
+async function sidebarLinks(page: Page): Promise<{ label: string; href: string }[]> {
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link').first()).toBeVisible();
+  return nav.getByRole('link').evaluateAll((links) =>
+    links.map((a) => ({
+      label: a.textContent?.trim() ?? '',
+      href: a.getAttribute('href') ?? '',
+    })),
+  );
+}
+
+for (const [account, email] of Object.entries(demo)) {
+  test(`every sidebar link of ${account} opens without an error or a refused call`, async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    const refusals = watchRefusals(page);
+    await signIn(page, email);
+    const links = await sidebarLinks(page);
+    expect(links.length).toBeGreaterThan(0);
+    const problems: string[] = [];
+    for (const link of links) {
+      refusals.length = 0;
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .locator(`a[href="${link.href}"]`)
+        .first()
+        .click();
+      await expect(page).toHaveURL(
+        new RegExp(`${link.href.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/?$`, 'i'),
+      );
+      // Pages that poll never go idle; the bound still leaves their first calls time.
+      await page.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => undefined);
+      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: SETTLE_MS });
+      const boxes = await errorBoxes(page);
+      for (const box of boxes) problems.push(`${link.label} (${link.href}): shows "${box}"`);
+      for (const r of refusals) {
+        problems.push(`${link.label} (${link.href}): ${r.method} ${r.path} answered ${r.status}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+}
