@@ -9,6 +9,7 @@ pub mod error;
 pub mod guard;
 pub mod health;
 pub mod input;
+pub mod modules;
 pub mod operations;
 pub mod rate_limit;
 pub mod security;

@@ -13,6 +13,8 @@ use poem::http::{Method, Uri};
 use poem::{Endpoint, Request, Response, Route, RouteMethod};
 use poem_openapi::OpenApi;
 
+use crate::http::modules::module_of_tag;
+
 /// An operation's `operation_id`, as declared on its `#[oai]` attribute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct OperationId(pub &'static str);
@@ -58,11 +60,16 @@ pub struct Operation {
     /// Its multipart body is streamed, not read by the guard
     /// ([`STREAMED_UPLOADS`]).
     pub streamed: bool,
+    /// The plan module it belongs to (`http::modules`, by its tag); `None`
+    /// when every organisation may call it.
+    pub module: Option<&'static str>,
 }
 
 pub struct Operations {
     router: Route,
     ids: Vec<&'static str>,
+    /// Each operation of a module, with its module, sorted by operation id.
+    modules: Vec<(&'static str, &'static str)>,
 }
 
 impl std::fmt::Debug for Operations {
@@ -93,6 +100,7 @@ impl Operations {
     pub fn of<T: OpenApi>() -> anyhow::Result<Self> {
         let mut by_path: BTreeMap<String, Vec<(Method, Operation)>> = BTreeMap::new();
         let mut ids = Vec::new();
+        let mut modules = Vec::new();
         for api in T::meta() {
             for path in api.paths {
                 for op in path.operations {
@@ -111,10 +119,18 @@ impl Operations {
                             .find(|(larger, _)| *larger == id)
                             .map_or(DEFAULT_BODY_LIMIT, |(_, limit)| *limit)
                     });
+                    let mut module = None;
+                    for tag in &op.tags {
+                        module = module.or(module_of_tag(tag)?);
+                    }
+                    if let Some(module) = module {
+                        modules.push((id, module));
+                    }
                     let operation = Operation {
                         id: OperationId(id),
                         body_limit,
                         streamed: streamed.is_some(),
+                        module,
                     };
                     by_path
                         .entry(poem_path(&path.path))
@@ -139,7 +155,12 @@ impl Operations {
             router = router.at(path, route_method);
         }
         ids.sort_unstable();
-        Ok(Self { router, ids })
+        modules.sort_unstable();
+        Ok(Self {
+            router,
+            ids,
+            modules,
+        })
     }
 
     /// The operation `method` on `uri` (the path below `/api`) calls, if any.
@@ -175,6 +196,15 @@ impl Operations {
     /// Every operation id, sorted.
     pub fn ids(&self) -> &[&'static str] {
         &self.ids
+    }
+
+    /// The operations of `module`, sorted.
+    pub fn of_module(&self, module: &str) -> Vec<&'static str> {
+        self.modules
+            .iter()
+            .filter(|(_, m)| *m == module)
+            .map(|(id, _)| *id)
+            .collect()
     }
 }
 
@@ -234,6 +264,31 @@ mod tests {
             let op = ops.resolve(&method, &path.parse().unwrap()).await.unwrap();
             assert_eq!(op.body_limit, limit, "{method} {path}");
         }
+    }
+
+    #[tokio::test]
+    async fn operations_belong_to_the_module_of_their_tag() {
+        let ops = Operations::of::<Apis>().unwrap();
+        for (method, path, module) in [
+            (Method::GET, "/product-handler", Some("products")),
+            (Method::POST, "/code-jobs", Some("codes")),
+            (Method::GET, "/label-templates", Some("labels")),
+            (Method::GET, "/brand-scans", Some("scans")),
+            (Method::GET, "/reviews", Some("scans")),
+            (Method::GET, "/companies", Some("client_tools")),
+            (Method::POST, "/auth/login", None),
+            (Method::GET, "/organisation", None),
+            (Method::GET, "/platform/tenants", None),
+            (Method::GET, "/health", None),
+        ] {
+            let op = ops.resolve(&method, &path.parse().unwrap()).await.unwrap();
+            assert_eq!(op.module, module, "{method} {path}");
+        }
+        assert!(ops.of_module("products").contains(&"createProduct"));
+        assert!(ops.of_module("dpp").contains(&"savePassport"));
+        assert!(ops.of_module("journey").contains(&"captureEpcis"));
+        assert!(ops.of_module("client_tools").contains(&"createBatchUpdate"));
+        assert!(ops.of_module("inventory").is_empty());
     }
 
     #[test]
