@@ -50,7 +50,13 @@ describe('app store', () => {
 
   it('persists only auth user and csrfToken, under the key "root"', () => {
     const s = useAppStore.getState();
-    s.sessionLoaded({ user, csrfToken: 'csrf-1', allowedPaths: ['/', '/profile'] });
+    s.sessionLoaded({
+      user,
+      csrfToken: 'csrf-1',
+      allowedPaths: ['/', '/profile'],
+      modules: [],
+      moduleCatalogue: [],
+    });
     s.loadSucceeded('users', [{ id: 'u2', name: 'B', email: 'b@acme.test', role: 'worker' }]);
     s.setActiveBrandId('acme');
 
@@ -90,7 +96,13 @@ describe('app store', () => {
 
   it('resetAll resets every slice and removes the persisted state', () => {
     const s = useAppStore.getState();
-    s.sessionLoaded({ user, csrfToken: 'csrf-1', allowedPaths: ['/'] });
+    s.sessionLoaded({
+      user,
+      csrfToken: 'csrf-1',
+      allowedPaths: ['/'],
+      modules: [],
+      moduleCatalogue: [],
+    });
     for (const name of DATA_SLICES) s.startLoading(name);
     s.loadSucceeded('users', [{ id: 'u2', name: 'B', email: 'b@acme.test', role: 'worker' }]);
     s.setActiveBrandId('acme');

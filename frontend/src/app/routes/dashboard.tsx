@@ -3,6 +3,7 @@ import { listTenants } from '@/features/platform-admin/api/tenants-api';
 import { loadProducts } from '@/features/products/api/products-api';
 import { CompanyScans, type LoadCompanies } from '@/features/scans/components/company-scans';
 import { ScanAnalytics } from '@/features/scans/components/scan-analytics';
+import { useHasModule } from '@/hooks/use-access';
 import { useAppStore } from '@/stores/app-store';
 
 /** The brands a platform admin may look at (clients have no codes to scan). */
@@ -24,15 +25,10 @@ const loadBrands: LoadCompanies = async () => {
  */
 export function Component() {
   const role = useAppStore((s) => s.auth.user?.role);
-  return (
-    <DashboardPage
-      analytics={
-        role === 'platform_admin' ? (
-          <CompanyScans loadCompanies={loadBrands} />
-        ) : (
-          <ScanAnalytics loadProductNames={loadProducts} />
-        )
-      }
-    />
-  );
+  const hasModule = useHasModule();
+  let analytics = null;
+  if (role === 'platform_admin') analytics = <CompanyScans loadCompanies={loadBrands} />;
+  // Scan analytics are a plan module: without it the dashboard has only its shortcuts.
+  else if (hasModule('scans')) analytics = <ScanAnalytics loadProductNames={loadProducts} />;
+  return <DashboardPage analytics={analytics} />;
 }

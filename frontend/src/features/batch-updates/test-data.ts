@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import type { SessionInfo } from '@/lib/api/types';
+import { clientModules, moduleCatalogue } from '@/testing/render';
 import type { BatchUpdate, BatchUpdateDetail } from './api/batch-updates-api';
 
 export const UPDATE_ID = '33333333-3333-4333-8333-333333333333';
@@ -16,6 +17,8 @@ export function clientSession(clientId: 'clientA' | 'clientB' = 'clientA'): Sess
     csrfToken: 'csrf-test-token',
     allowedPaths:
       clientId === 'clientA' ? ['/', '/clientA', '/gme', '/profile'] : ['/', '/clientB', '/pmbi'],
+    modules: clientModules,
+    moduleCatalogue,
   };
 }
 

@@ -1,15 +1,19 @@
-import type { Preferences, SessionInfo, SessionUser } from '@/lib/api/types';
+import type { ModuleKey, PlanModule, Preferences, SessionInfo, SessionUser } from '@/lib/api/types';
 import type { RequestStatus, SetSlice } from '@/lib/slice';
 
 /**
  * Who is signed in. `user` and `csrfToken` are persisted (spec §3); the
- * `allowedPaths` come from the server on every start and are never stored.
+ * `allowedPaths` and `modules` come from the server on every start and are never stored.
  */
 export interface AuthState {
   user: SessionUser | null;
   csrfToken: string | null;
   /** Route prefixes the server lets this user open; empty until the session is loaded. */
   allowedPaths: string[];
+  /** The plan modules of the user's organisation (none for platform admins); from the server. */
+  modules: ModuleKey[];
+  /** Every module a plan can have, with its name; from the server. */
+  moduleCatalogue: PlanModule[];
   /** True once the server confirmed the session in this page load. */
   sessionChecked: boolean;
   /** The user's preferences (theme, landing page), kept on the server. */
@@ -35,6 +39,8 @@ export function initialAuthSlice(): AuthSlice {
       user: null,
       csrfToken: null,
       allowedPaths: [],
+      modules: [],
+      moduleCatalogue: [],
       sessionChecked: false,
       preferences: null,
       status: 'idle',
@@ -54,6 +60,8 @@ export function authActions(set: SetSlice<AuthSlice>): AuthActions {
           user: session.user,
           csrfToken: session.csrfToken,
           allowedPaths: [...session.allowedPaths],
+          modules: [...session.modules],
+          moduleCatalogue: [...session.moduleCatalogue],
           sessionChecked: true,
           status: 'succeeded',
           error: null,

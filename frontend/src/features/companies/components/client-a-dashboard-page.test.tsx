@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { json, mockApi } from '@/testing/mock-api';
-import { renderPage, signInAs } from '@/testing/render';
+import { clientModules, moduleCatalogue, renderPage, signInAs } from '@/testing/render';
 import type { Company, CompanyOverview } from '../api/companies-api';
 import { ClientADashboardPage } from './client-a-dashboard-page';
 
@@ -45,6 +45,8 @@ function session(role: 'admin' | 'employee') {
     user: { id: 'u1', name: 'Ana', email: `${role}@clienta.test`, role, clientId: 'clientA' },
     csrfToken: 'csrf-test-token',
     allowedPaths: ['/', '/clientA', '/gme', '/profile', '/settings'],
+    modules: clientModules,
+    moduleCatalogue,
   });
 }
 
