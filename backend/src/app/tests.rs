@@ -103,3 +103,28 @@ async fn every_operation_has_a_rule_and_every_rule_an_operation() {
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn operations_belong_to_the_module_of_their_tag() {
+    let ops = operations();
+    for (method, path, module) in [
+        (Method::GET, "/product-handler", Some("products")),
+        (Method::POST, "/code-jobs", Some("codes")),
+        (Method::GET, "/label-templates", Some("labels")),
+        (Method::GET, "/brand-scans", Some("scans")),
+        (Method::GET, "/reviews", Some("scans")),
+        (Method::GET, "/companies", Some("client_tools")),
+        (Method::POST, "/auth/login", None),
+        (Method::GET, "/organisation", None),
+        (Method::GET, "/platform/tenants", None),
+        (Method::GET, "/health", None),
+    ] {
+        let op = ops.resolve(&method, &path.parse().unwrap()).await.unwrap();
+        assert_eq!(op.module, module, "{method} {path}");
+    }
+    assert!(ops.of_module("products").contains(&"createProduct"));
+    assert!(ops.of_module("dpp").contains(&"savePassport"));
+    assert!(ops.of_module("journey").contains(&"captureEpcis"));
+    assert!(ops.of_module("client_tools").contains(&"createBatchUpdate"));
+    assert!(ops.of_module("inventory").is_empty());
+}

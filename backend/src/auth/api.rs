@@ -19,7 +19,7 @@ use crate::http::security::{SignedIn, authorize_public};
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
 use crate::json_response;
-use crate::tenants::TenantKind;
+use crate::tenants::{MODULES, ModuleKey, TenantKind};
 use crate::{control_class, direction_mark_class, whitespace_class};
 
 #[derive(Default)]
@@ -104,6 +104,18 @@ pub struct LoginResponse {
     /// may not add users.
     #[oai(rename = "assignableRoles")]
     pub assignable_roles: Vec<Role>,
+    /// The plan modules of the user's organisation (none for platform
+    /// admins). Operations of the others answer 403 `module_disabled`.
+    pub modules: Vec<Text<ModuleKey>>,
+}
+
+/// A plan module an organisation can have: its key, the name people read,
+/// and the API operations (`operationId`) that belong to it.
+#[derive(Object, Debug)]
+pub struct PlanModule {
+    pub key: Text<ModuleKey>,
+    pub name: String,
+    pub operations: Vec<String>,
 }
 
 #[derive(Object, Debug)]
@@ -121,6 +133,33 @@ pub struct SessionResponse {
     /// may not add users.
     #[oai(rename = "assignableRoles")]
     pub assignable_roles: Vec<Role>,
+    /// The plan modules of the user's organisation, as they are now (none
+    /// for platform admins). Operations of the others answer 403
+    /// `module_disabled`; their pages say they are not part of the plan.
+    pub modules: Vec<Text<ModuleKey>>,
+    /// Every module a plan can have, with the operations that belong to it.
+    #[oai(rename = "moduleCatalogue")]
+    pub module_catalogue: Vec<PlanModule>,
+}
+
+fn module_keys(modules: &[String]) -> Vec<Text<ModuleKey>> {
+    modules.iter().map(Text::new).collect()
+}
+
+fn module_catalogue(state: &SharedState) -> Vec<PlanModule> {
+    MODULES
+        .iter()
+        .map(|(key, name)| PlanModule {
+            key: Text::new(*key),
+            name: (*name).to_string(),
+            operations: state
+                .operations
+                .of_module(key)
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+        })
+        .collect()
 }
 
 json_response!(
@@ -296,10 +335,12 @@ impl AuthApi {
                 organisation_kind: kind,
             },
             csrf_token: new.csrf_token,
+            modules: module_keys(&account.modules.unwrap_or_default()),
         })))
     }
 
-    /// The signed-in user, the CSRF token and the page routes they may open.
+    /// The signed-in user, the CSRF token, the page routes they may open and
+    /// their organisation's plan modules.
     #[oai(path = "/auth/session", method = "get", operation_id = "getSession")]
     async fn session(
         &self,
@@ -318,6 +359,8 @@ impl AuthApi {
                 &domain,
                 s.tenant.as_ref().map(|t| t.kind),
             ),
+            modules: module_keys(&s.modules),
+            module_catalogue: module_catalogue(&state),
         }))
     }
 

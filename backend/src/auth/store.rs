@@ -42,6 +42,7 @@ struct SessionRow {
     kind: Option<String>,
     schema_name: Option<String>,
     role_name: Option<String>,
+    modules: Option<Vec<String>>,
 }
 
 /// Looks the session up (one round trip) and refreshes its last-seen time at
@@ -61,7 +62,8 @@ pub async fn load(
                AND expires_at > now()
          )
          SELECT s.account_id, a.email, a.name, a.role, s.csrf_token,
-                t.id AS tenant_id, t.client_id, t.kind, t.schema_name, t.role_name
+                t.id AS tenant_id, t.client_id, t.kind, t.schema_name, t.role_name,
+                t.modules
          FROM platform.sessions s
          JOIN platform.accounts a ON a.id = s.account_id
          LEFT JOIN platform.tenants t ON t.id = a.tenant_id
@@ -97,6 +99,7 @@ pub async fn load(
         role,
         csrf_token: row.csrf_token,
         tenant,
+        modules: row.modules.unwrap_or_default(),
     }))
 }
 
@@ -179,6 +182,8 @@ pub struct LoginAccount {
     pub client_id: Option<String>,
     pub tenant_kind: Option<String>,
     pub tenant_status: Option<String>,
+    /// The tenant's plan modules (none for platform admins).
+    pub modules: Option<Vec<String>>,
 }
 
 pub async fn find_login_account<'e>(
@@ -187,7 +192,7 @@ pub async fn find_login_account<'e>(
 ) -> Result<Option<LoginAccount>, sqlx::Error> {
     sqlx::query_as(
         "SELECT a.id, a.name, a.email, a.role, a.password_hash,
-                t.client_id, t.kind AS tenant_kind, t.status AS tenant_status
+                t.client_id, t.kind AS tenant_kind, t.status AS tenant_status, t.modules
          FROM platform.accounts a LEFT JOIN platform.tenants t ON t.id = a.tenant_id
          WHERE a.email = $1",
     )

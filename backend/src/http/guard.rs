@@ -36,6 +36,8 @@ pub struct RequestContext {
     /// The operation the request calls; `None` when no operation matches (the
     /// router then answers 404 or 405 and no operation runs).
     pub operation: Option<OperationId>,
+    /// The plan module of that operation (`http::modules`), if it has one.
+    pub module: Option<&'static str>,
 }
 
 /// The operations the guard treats apart: liveness reads no session, and
@@ -289,6 +291,7 @@ impl<E> GuardEndpoint<E> {
             ip,
             session: session.map(Arc::new),
             operation,
+            module: resolved.and_then(|op| op.module),
         });
         Ok(())
     }

@@ -10,6 +10,7 @@ pub mod guard;
 pub mod health;
 pub mod html;
 pub mod input;
+pub mod modules;
 pub mod operations;
 pub mod rate_limit;
 pub mod response;

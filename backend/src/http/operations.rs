@@ -13,6 +13,8 @@ use poem::http::{Method, Uri};
 use poem::{Endpoint, Request, Response, Route, RouteMethod};
 use poem_openapi::OpenApi;
 
+use crate::http::modules::module_of_tag;
+
 /// An operation's `operation_id`, as declared on its `#[oai]` attribute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct OperationId(pub &'static str);
@@ -50,11 +52,16 @@ pub struct Operation {
     /// Its multipart body is streamed, not read by the guard
     /// ([`BodyLimits::streamed`]).
     pub streamed: bool,
+    /// The plan module it belongs to (`http::modules`, by its tag); `None`
+    /// when every organisation may call it.
+    pub module: Option<&'static str>,
 }
 
 pub struct Operations {
     router: Route,
     ids: Vec<&'static str>,
+    /// Each operation of a module, with its module, sorted by operation id.
+    modules: Vec<(&'static str, &'static str)>,
 }
 
 impl std::fmt::Debug for Operations {
@@ -86,6 +93,7 @@ impl Operations {
     pub fn of<T: OpenApi>(limits: BodyLimits) -> anyhow::Result<Self> {
         let mut by_path: BTreeMap<String, Vec<(Method, Operation)>> = BTreeMap::new();
         let mut ids = Vec::new();
+        let mut modules = Vec::new();
         for api in T::meta() {
             for path in api.paths {
                 for op in path.operations {
@@ -105,10 +113,18 @@ impl Operations {
                             .find(|(larger, _)| *larger == id)
                             .map_or(DEFAULT_BODY_LIMIT, |(_, limit)| *limit)
                     });
+                    let mut module = None;
+                    for tag in &op.tags {
+                        module = module.or(module_of_tag(tag)?);
+                    }
+                    if let Some(module) = module {
+                        modules.push((id, module));
+                    }
                     let operation = Operation {
                         id: OperationId(id),
                         body_limit,
                         streamed: streamed.is_some(),
+                        module,
                     };
                     by_path
                         .entry(poem_path(&path.path))
@@ -139,7 +155,12 @@ impl Operations {
             );
         }
         ids.sort_unstable();
-        Ok(Self { router, ids })
+        modules.sort_unstable();
+        Ok(Self {
+            router,
+            ids,
+            modules,
+        })
     }
 
     /// The operation `method` on `uri` (the path below `/api`) calls, if any.
@@ -175,6 +196,15 @@ impl Operations {
     /// Every operation id, sorted.
     pub fn ids(&self) -> &[&'static str] {
         &self.ids
+    }
+
+    /// The operations of `module`, sorted.
+    pub fn of_module(&self, module: &str) -> Vec<&'static str> {
+        self.modules
+            .iter()
+            .filter(|(_, m)| *m == module)
+            .map(|(id, _)| *id)
+            .collect()
     }
 }
 

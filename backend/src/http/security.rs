@@ -8,12 +8,18 @@
 //!   [`TenantRef`]; platform admins are refused;
 //! - [`authorize_public`]: for the few operations anyone may call.
 //!
+//! A tenant's member is also refused (403 `module_disabled`) an operation of
+//! a plan module their organisation does not have (`http::modules`); the
+//! session carries the tenant's modules as they are now, so a platform
+//! admin's change applies from the next request.
+//!
 //! Both schemes are the same cookie to a client, so the contract shows one
 //! scheme, `SessionAuth`.
 
 use std::sync::Arc;
 
 use poem::Request;
+use poem::http::StatusCode;
 use poem_openapi::SecurityScheme;
 use poem_openapi::auth::ApiKey;
 
@@ -21,6 +27,7 @@ use crate::audit::Actor;
 use crate::http::access::ANONYMOUS;
 use crate::http::error::ApiError;
 use crate::http::guard::RequestContext;
+use crate::http::modules::module_name;
 use crate::http::state::SharedState;
 use crate::identity::Session;
 use crate::tenancy::TenantRef;
@@ -102,10 +109,29 @@ fn signed_in(req: &Request) -> Result<Caller, ApiError> {
     if !policy_allows(state, &ctx, session.role.as_str(), &session.access_domain()) {
         return Err(ApiError::forbidden());
     }
+    if let Some(module) = ctx.module
+        && session.tenant.is_some()
+        && !session.modules.iter().any(|m| m == module)
+    {
+        return Err(module_disabled(module));
+    }
     Ok(Caller {
         actor: session.actor(ctx.ip),
         session,
     })
+}
+
+/// 403 `module_disabled`: the operation belongs to `module`, which the
+/// caller's organisation does not have.
+pub fn module_disabled(module: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "module_disabled",
+        format!(
+            "{} is not part of your organisation's plan. Ask your platform administrator to add the module if you need it.",
+            module_name(module)
+        ),
+    )
 }
 
 async fn authorize_signed_in(req: &Request, _cookie: ApiKey) -> poem::Result<Caller> {

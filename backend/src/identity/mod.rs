@@ -98,6 +98,9 @@ pub struct Session {
     pub csrf_token: String,
     /// None for platform admins.
     pub tenant: Option<TenantRef>,
+    /// The plan modules the tenant has now (`platform.tenants.modules`, read
+    /// with the session on every request); empty for platform admins.
+    pub modules: Vec<String>,
 }
 
 impl Session {

@@ -13,7 +13,7 @@ use poem_openapi::{Object, OpenApi};
 use super::onboard::{ClientId, ClientIdInPath, USER_LIMIT_MAX};
 use super::{
     FirstAccount, Limits, ModuleKey, Onboarding, OrganisationName, Tenant, TenantKind, onboard,
-    set_limits, set_suspended, store,
+    parse_modules, set_limits, set_suspended, store,
 };
 use crate::accounts::{Email, NewPassword, PersonName, Role};
 use crate::http::error::{
@@ -58,7 +58,9 @@ pub struct NewTenant {
         validator(minimum(value = "0"), maximum(value = "10000000000"))
     )]
     pub code_quota: Optional<i64>,
-    /// Module keys to enable; all brand modules when omitted.
+    /// Module keys to enable; when omitted, every brand module for a brand,
+    /// and products, codes, labels, scans and the client code tools for a
+    /// client.
     pub modules: Optional<Vec<Text<ModuleKey>>>,
     pub admin: FirstAdmin,
 }
@@ -107,9 +109,9 @@ impl ToJSON for UserLimit {
     }
 }
 
-/// New plan limits; those omitted keep their values (`{}` changes nothing).
-/// Lowering a limit below current use is allowed: it blocks new additions and
-/// deletes nothing.
+/// New plan limits and modules; those omitted keep their values (`{}`
+/// changes nothing). Lowering a limit below current use is allowed: it blocks
+/// new additions and deletes nothing.
 #[derive(Object, Debug)]
 pub struct TenantLimits {
     #[oai(
@@ -127,6 +129,10 @@ pub struct TenantLimits {
         validator(minimum(value = "0"), maximum(value = "10000000000"))
     )]
     pub code_quota: Optional<i64>,
+    /// The plan modules the tenant has from now on (the whole list; an
+    /// unknown key is a 400). Its members' calls to the operations of the
+    /// others answer 403 `module_disabled` from their next request.
+    pub modules: Optional<Vec<Text<ModuleKey>>>,
 }
 
 json_response!(
@@ -193,7 +199,8 @@ impl TenantsApi {
         Ok(TenantCreated::Created(Json(tenant)))
     }
 
-    /// Set a tenant's plan limits (platform admins).
+    /// Set a tenant's plan limits and modules (platform admins). Each change
+    /// is audited (`tenant.limits`, `tenant.modules`).
     #[oai(
         path = "/platform/tenants/:client_id",
         method = "patch",
@@ -208,6 +215,11 @@ impl TenantsApi {
     ) -> Result<JsonOk<Tenant>, WriteLookupError> {
         let b = body.0;
         let (user, product, quota) = (b.user_limit.0, b.product_limit.0, b.code_quota.0);
+        let modules = b
+            .modules
+            .0
+            .map(|keys| parse_modules(&keys.iter().map(Text::as_str).collect::<Vec<_>>()))
+            .transpose()?;
         let tenant = set_limits(
             &state.db.platform,
             client_id.0.as_str(),
@@ -215,6 +227,7 @@ impl TenantsApi {
                 user_limit: user,
                 product_limit: product,
                 code_quota: quota,
+                modules,
             },
             &caller.actor,
         )

@@ -55,18 +55,22 @@ pub struct Tenant {
     pub created_at: DateTime<Utc>,
 }
 
-/// Plan limits to change; `None` keeps the current value.
-#[derive(Clone, Copy, Debug, Default)]
+/// Plan limits and modules to change; `None` keeps the current value.
+#[derive(Clone, Debug, Default)]
 pub struct Limits {
     pub user_limit: Option<i32>,
     pub product_limit: Option<i32>,
     pub code_quota: Option<i64>,
+    /// The whole list of modules, checked by [`parse_modules`].
+    pub modules: Option<Vec<String>>,
 }
 
-/// Sets a tenant's plan limits, with an audit record of the new values (none
-/// given: the tenant as it is).
+/// Sets a tenant's plan limits and modules, each change with its audit
+/// record in the same transaction (`tenant.limits` with the new values,
+/// `tenant.modules` with the modules before and after; none when nothing
+/// given changed anything).
 /// Lowering one below current use is allowed: it blocks new additions and
-/// deletes nothing.
+/// deletes nothing. Modules apply from their members' next request.
 pub async fn set_limits(
     pool: &PgPool,
     client_id: &str,
@@ -74,44 +78,58 @@ pub async fn set_limits(
     actor: &Actor,
 ) -> Result<Tenant, ApiError> {
     onboard::check_limits(limits.user_limit, limits.product_limit, limits.code_quota)?;
-    let unchanged = limits.user_limit.is_none()
+    let limits_unchanged = limits.user_limit.is_none()
         && limits.product_limit.is_none()
         && limits.code_quota.is_none();
     let mut tx = pool.begin().await?;
+    let not_found = || ApiError::not_found(format!("No tenant with clientId '{client_id}'."));
+    // Locks the row: the modules before the change are the ones replaced.
+    let before = store::find_tenant_for_update(&mut tx, client_id)
+        .await?
+        .ok_or_else(not_found)?;
     let Some(id) = store::set_limits(
         &mut tx,
         client_id,
         limits.user_limit,
         limits.product_limit,
         limits.code_quota,
+        limits.modules.as_deref(),
     )
     .await?
     else {
-        return Err(ApiError::not_found(format!(
-            "No tenant with clientId '{client_id}'."
-        )));
+        return Err(not_found());
     };
     let tenant = store::find_tenant(&mut *tx, client_id)
         .await?
         .ok_or_else(|| ApiError::not_found("tenant vanished"))?;
-    if unchanged {
-        // An empty change changes nothing, and is not worth a record.
-        return Ok(tenant);
+    if !limits_unchanged {
+        let detail = serde_json::json!({
+            "userLimit": tenant.user_limit,
+            "productLimit": tenant.product_limit,
+            "codeQuota": tenant.code_quota,
+        });
+        audit::record(
+            &mut *tx,
+            actor,
+            "tenant.limits",
+            Some(id),
+            Some(client_id),
+            detail,
+        )
+        .await?;
     }
-    let detail = serde_json::json!({
-        "userLimit": tenant.user_limit,
-        "productLimit": tenant.product_limit,
-        "codeQuota": tenant.code_quota,
-    });
-    audit::record(
-        &mut *tx,
-        actor,
-        "tenant.limits",
-        Some(id),
-        Some(client_id),
-        detail,
-    )
-    .await?;
+    if limits.modules.is_some() && tenant.modules != before {
+        let detail = serde_json::json!({ "before": before, "after": tenant.modules });
+        audit::record(
+            &mut *tx,
+            actor,
+            "tenant.modules",
+            Some(id),
+            Some(client_id),
+            detail,
+        )
+        .await?;
+    }
     tx.commit().await?;
     Ok(tenant)
 }
@@ -187,43 +205,77 @@ impl TextRule for ModuleKey {
     }
 }
 
-/// The modules an organisation can have enabled; keys are stored in
-/// `platform.tenants.modules`.
-pub const MODULES: &[(&str, &str)] = &[
-    ("products", "Products"),
-    ("codes", "Serialized codes"),
-    ("labels", "Label printing"),
-    ("scans", "Scan analytics"),
-    ("dpp", "Digital product passport"),
-    ("journey", "Product journey"),
-    ("inventory", "Inventory"),
-    ("procurement", "Procurement"),
-    ("manufacturing", "Manufacturing"),
-    ("qa", "QA and compliance"),
-    ("logistics", "Logistics"),
-    ("sales", "Sales and orders"),
-    ("pricing", "Pricing"),
-    ("invoices", "Invoices"),
-    ("finance", "Financial metrics"),
-    ("tasks", "Task board"),
-    ("calendar", "Calendar"),
-    ("client_tools", "Client code tools"),
-];
+/// The modules an organisation can have enabled (their keys are stored in
+/// `platform.tenants.modules`); the catalogue lives with the infrastructure
+/// that enforces it.
+pub use crate::http::modules::MODULES;
+
+/// The modules a client organisation works with: its products, their code
+/// jobs and labels, the scans of its codes, and the client code tools
+/// (companies, batch updates).
+const CLIENT_MODULES: &[&str] = &["products", "codes", "labels", "scans", "client_tools"];
 
 /// The modules a new tenant gets when none are named: every brand module for
-/// a brand, the client code tools for a client.
+/// a brand; for a client, [`CLIENT_MODULES`].
 pub fn default_modules(kind: TenantKind) -> Vec<String> {
     MODULES
         .iter()
         .map(|(key, _)| *key)
-        .filter(|key| (*key == "client_tools") == (kind == TenantKind::Client))
+        .filter(|key| match kind {
+            TenantKind::Brand => *key != "client_tools",
+            TenantKind::Client => CLIENT_MODULES.contains(key),
+        })
         .map(str::to_string)
         .collect()
 }
 
+/// Module keys checked against [`MODULES`]: each known one once, in the
+/// catalogue's order; an unknown key is a 400 that names it.
+pub fn parse_modules<S: AsRef<str>>(keys: &[S]) -> Result<Vec<String>, ApiError> {
+    if let Some(unknown) = keys
+        .iter()
+        .map(AsRef::as_ref)
+        .find(|k| !MODULES.iter().any(|(key, _)| key == k))
+    {
+        return Err(ApiError::invalid_input(format!(
+            "Unknown module '{unknown}'. Known modules: {}.",
+            MODULES
+                .iter()
+                .map(|(k, _)| *k)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    Ok(MODULES
+        .iter()
+        .map(|(key, _)| *key)
+        .filter(|key| keys.iter().any(|k| k.as_ref() == *key))
+        .map(str::to_string)
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::OrganisationName;
+    use super::{OrganisationName, TenantKind, default_modules, parse_modules};
+
+    #[test]
+    fn module_lists() {
+        assert_eq!(
+            parse_modules(&["labels", "products", "labels"]).unwrap(),
+            ["products", "labels"]
+        );
+        assert!(parse_modules::<&str>(&[]).unwrap().is_empty());
+        let err = parse_modules(&["products", "teleport"]).unwrap_err();
+        assert!(err.message.contains("'teleport'"), "{}", err.message);
+        let client = default_modules(TenantKind::Client);
+        assert_eq!(
+            client,
+            ["products", "codes", "labels", "scans", "client_tools"]
+        );
+        let brand = default_modules(TenantKind::Brand);
+        assert!(brand.iter().all(|m| m != "client_tools"));
+        assert!(brand.iter().any(|m| m == "journey") && brand.iter().any(|m| m == "calendar"));
+    }
 
     #[test]
     fn organisation_names() {

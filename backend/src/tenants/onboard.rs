@@ -11,7 +11,7 @@ use sqlx::PgConnection;
 use uuid::Uuid;
 
 use super::store::{self, TenantRow};
-use super::{Ident, MODULES, OrganisationName, TenantKind, TenantRef, default_modules};
+use super::{Ident, OrganisationName, TenantKind, TenantRef, default_modules};
 use crate::accounts::{Email, NewAccount, NewPassword, PersonName, Role};
 use crate::audit::{self, Actor};
 use crate::auth::password::Passwords;
@@ -153,22 +153,10 @@ fn parse_client_id(raw: &str) -> Result<String, ApiError> {
 }
 
 fn parse_modules(modules: Option<&[String]>, kind: TenantKind) -> Result<Vec<String>, ApiError> {
-    let Some(modules) = modules else {
-        return Ok(default_modules(kind));
-    };
-    for m in modules {
-        if !MODULES.iter().any(|(key, _)| key == m) {
-            return Err(ApiError::invalid_input(format!(
-                "Unknown module '{m}'. Known modules: {}.",
-                MODULES
-                    .iter()
-                    .map(|(k, _)| *k)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )));
-        }
+    match modules {
+        None => Ok(default_modules(kind)),
+        Some(keys) => super::parse_modules(keys),
     }
-    Ok(modules.to_vec())
 }
 
 /// The schema named, or the one derived from the clientId: `brand_<id>` for

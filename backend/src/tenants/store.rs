@@ -116,26 +116,43 @@ pub async fn set_suspended(
     .await
 }
 
-/// Sets the limits given (the others keep their values); the tenant's id, or
-/// None when no tenant has that clientId.
+/// The modules of the tenant whose clientId is `client_id`, its row locked
+/// until the transaction ends; None when there is no such tenant.
+pub async fn find_tenant_for_update(
+    conn: &mut PgConnection,
+    client_id: &str,
+) -> Result<Option<Vec<String>>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT modules FROM platform.tenants WHERE lower(client_id) = lower($1) FOR UPDATE",
+    )
+    .bind(client_id)
+    .fetch_optional(conn)
+    .await
+}
+
+/// Sets the limits and modules given (the others keep their values); the
+/// tenant's id, or None when no tenant has that clientId.
 pub async fn set_limits(
     conn: &mut PgConnection,
     client_id: &str,
     user_limit: Option<i32>,
     product_limit: Option<i32>,
     code_quota: Option<i64>,
+    modules: Option<&[String]>,
 ) -> Result<Option<Uuid>, sqlx::Error> {
     sqlx::query_scalar(
         "UPDATE platform.tenants
          SET user_limit = coalesce($2, user_limit),
              product_limit = coalesce($3, product_limit),
-             code_quota = coalesce($4, code_quota)
+             code_quota = coalesce($4, code_quota),
+             modules = coalesce($5, modules)
          WHERE lower(client_id) = lower($1) RETURNING id",
     )
     .bind(client_id)
     .bind(user_limit)
     .bind(product_limit)
     .bind(code_quota)
+    .bind(modules)
     .fetch_optional(conn)
     .await
 }

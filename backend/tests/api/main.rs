@@ -20,6 +20,7 @@ mod isolation;
 mod labels;
 mod limits;
 mod me;
+mod modules;
 mod openapi;
 mod organisation;
 mod passports;

@@ -3,7 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { SessionInfo } from '@/lib/api/types';
 import { json, mockApi } from '@/testing/mock-api';
-import { adminSession, signInAs } from '@/testing/render';
+import {
+  adminSession,
+  brandModules,
+  clientModules,
+  moduleCatalogue,
+  signInAs,
+} from '@/testing/render';
 import { initialData, useAppStore } from '@/stores/app-store';
 import { routes } from './router';
 
@@ -25,6 +31,8 @@ const workerSession: SessionInfo = {
   csrfToken: 'csrf-w',
   allowedPaths: ['/', '/ui/table', '/products', '/profile', '/products/Add_product'],
   assignableRoles: [],
+  modules: brandModules,
+  moduleCatalogue,
 };
 
 const clientAEmployee: SessionInfo = {
@@ -39,6 +47,8 @@ const clientAEmployee: SessionInfo = {
   csrfToken: 'csrf-e',
   allowedPaths: ['/', '/clientA', '/gme', '/profile', '/settings'],
   assignableRoles: [],
+  modules: clientModules,
+  moduleCatalogue,
 };
 
 function mockProductList() {
@@ -149,6 +159,8 @@ describe('routes and guards', () => {
         csrfToken: 'csrf-c',
         allowedPaths: ['/', '/pharmagen/batchupdate', ...area, '/profile', '/settings'],
         assignableRoles: ['employee'],
+        modules: clientModules,
+        moduleCatalogue,
       });
       mockApi({ 'GET /api/batch-updates': () => json(200, { updates: [] }) });
       const router = renderAt('/pharmagen/batchupdate');
@@ -230,6 +242,92 @@ describe('routes and guards', () => {
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     const labels = Array.from(nav.querySelectorAll('a')).map((a) => a.textContent);
     expect(labels).toEqual(['Dashboard', 'Usage', 'Products', 'Profile']);
+  });
+
+  it('hides the links of the modules the plan does not have', async () => {
+    signInAs({
+      ...adminSession,
+      allowedPaths: [...adminSession.allowedPaths, '/print/lables', '/inventory', '/erp'],
+      modules: brandModules.filter((m) => !['products', 'inventory'].includes(m)),
+    });
+    mockApi({ 'GET /api/me': () => json(200, adminSession.user) });
+    renderAt('/profile');
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    const labels = Array.from(nav.querySelectorAll('a')).map((a) => a.textContent);
+    expect(labels).toEqual(expect.arrayContaining(['Label printing', 'Printing', 'ERP']));
+    expect(labels).not.toContain('Products');
+    expect(labels).not.toContain('Inventory');
+    cleanup();
+
+    // No ERP module at all: the ERP overview goes too; the plan's modules stay.
+    signInAs({
+      ...adminSession,
+      allowedPaths: [...adminSession.allowedPaths, '/erp', '/inventory'],
+      modules: ['products', 'labels'],
+    });
+    renderAt('/profile');
+    const again = await screen.findByRole('navigation', { name: 'Main' });
+    const shown = Array.from(again.querySelectorAll('a')).map((a) => a.textContent);
+    expect(shown).toEqual(expect.arrayContaining(['Products', 'Printing']));
+    expect(shown).not.toContain('ERP');
+    expect(shown).not.toContain('Inventory');
+  });
+
+  it('answers a page of a module the plan does not have with "not part of your plan"', async () => {
+    signInAs({ ...adminSession, modules: brandModules.filter((m) => m !== 'products') });
+    const { calls } = mockApi({});
+    const router = renderAt('/products/p-1');
+    expect(
+      await screen.findByRole('heading', {
+        level: 2,
+        name: 'This module is not part of your plan',
+      }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Products' })).toBeInTheDocument();
+    expect(screen.getByTestId('not-in-plan')).toHaveTextContent(
+      'ask your platform administrator to add it',
+    );
+    expect(screen.getByRole('link', { name: 'Back to the dashboard' })).toHaveAttribute(
+      'href',
+      '/',
+    );
+    expect(router.state.location.pathname).toBe('/products/p-1');
+    // The page asks the server for nothing the server would refuse.
+    expect(calls.filter((c) => c.url.pathname.startsWith('/api/product'))).toHaveLength(0);
+  });
+
+  it('says an ERP module is not part of the plan instead of "not available yet"', async () => {
+    const session = { ...adminSession, allowedPaths: [...adminSession.allowedPaths, '/inventory'] };
+    signInAs({ ...session, modules: ['products'] });
+    mockApi({});
+    renderAt('/inventory');
+    expect(
+      await screen.findByRole('heading', { name: 'This module is not part of your plan' }),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('not-in-plan')).toHaveTextContent(
+      'Inventory is not part of your organisation’s plan',
+    );
+    expect(screen.queryByTestId('not-available')).not.toBeInTheDocument();
+    cleanup();
+
+    signInAs(session);
+    renderAt('/inventory');
+    expect(await screen.findByTestId('not-available')).toHaveTextContent('Not available yet');
+    expect(screen.queryByTestId('not-in-plan')).not.toBeInTheDocument();
+  });
+
+  it('shows a client organisation’s tools only with the client code tools', async () => {
+    signInAs({ ...clientAEmployee, modules: ['products', 'codes'] });
+    mockApi({});
+    renderAt('/clientA/dashboard');
+    expect(
+      await screen.findByRole('heading', { name: 'This module is not part of your plan' }),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('not-in-plan')).toHaveTextContent('Client code tools');
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    const labels = Array.from(nav.querySelectorAll('a')).map((a) => a.textContent);
+    expect(labels).not.toContain('Client A dashboard');
+    expect(labels).not.toContain('Code selector');
   });
 
   it('sends the user to login when another tab signed out', async () => {

@@ -4,14 +4,27 @@ import { NotFoundPage } from '@/components/errors/not-found-page';
 import { Splash } from '@/components/layout/splash';
 import { NotAvailablePage } from '@/components/not-available/not-available-page';
 import type { PlannedModuleKey } from '@/config/modules';
+import { ERP_MODULES } from '@/config/navigation';
 import { paths } from '@/config/paths';
+import type { ModuleRequirement } from '@/lib/access/modules';
 import { AccessGuard } from './guards/access-guard';
+import { ModuleGate } from './guards/module-gate';
 import { BlankLayout } from './layouts/blank-layout';
 import { MainLayout } from './layouts/main-layout';
 
-/** A route of a module a later issue builds: the shared "not available yet" page. */
-function planned(path: string, module: PlannedModuleKey): RouteObject {
-  return { path, element: <NotAvailablePage module={module} /> };
+/**
+ * A route of a module a later issue builds: the shared "not available yet"
+ * page, or "not part of your plan" when the organisation does not have the
+ * plan module it belongs to.
+ */
+function planned(path: string, module: PlannedModuleKey, plan?: ModuleRequirement): RouteObject {
+  const page = <NotAvailablePage module={module} />;
+  return { path, element: plan ? <ModuleGate module={plan}>{page}</ModuleGate> : page };
+}
+
+/** Routes of a plan module: their pages, or "not part of your plan" without it. */
+function ofModule(module: ModuleRequirement, children: RouteObject[]): RouteObject {
+  return { element: <ModuleGate module={module} />, children };
 }
 
 const toNotFound = <Navigate to={paths.auth.notFound.href()} replace />;
@@ -37,33 +50,39 @@ export const routes: RouteObject[] = [
             element: <MainLayout />,
             children: [
               { index: true, lazy: () => import('./routes/dashboard') },
-              planned(rel(paths.erp.path), 'erp'),
-              planned(rel(paths.erpInventory.path), 'erp'),
-              planned(rel(paths.erpFinance.path), 'invoices'),
-              planned(rel(paths.erpDatabase.path), 'database'),
-              { path: rel(paths.printLabels.path), lazy: () => import('./routes/print-labels') },
-              planned(rel(paths.calendar.path), 'calendar'),
-              planned(rel(paths.organizer.path), 'organizer'),
-              { path: rel(paths.products.path), lazy: () => import('./routes/products') },
-              { path: rel(paths.productAdd.path), lazy: () => import('./routes/product-add') },
-              { path: rel(paths.productEdit.path), lazy: () => import('./routes/product-edit') },
-              {
-                path: rel(paths.productDetail.path),
-                lazy: () => import('./routes/product-detail'),
-              },
+              planned(rel(paths.erp.path), 'erp', ERP_MODULES),
+              planned(rel(paths.erpInventory.path), 'erp', 'inventory'),
+              planned(rel(paths.erpFinance.path), 'invoices', 'invoices'),
+              planned(rel(paths.erpDatabase.path), 'database', ERP_MODULES),
+              planned(rel(paths.calendar.path), 'calendar', 'calendar'),
+              planned(rel(paths.organizer.path), 'organizer', 'tasks'),
+              ofModule('labels', [
+                { path: rel(paths.printLabels.path), lazy: () => import('./routes/print-labels') },
+                { path: rel(paths.printer.path), lazy: () => import('./routes/printer') },
+              ]),
+              ofModule('products', [
+                { path: rel(paths.products.path), lazy: () => import('./routes/products') },
+                { path: rel(paths.productAdd.path), lazy: () => import('./routes/product-add') },
+                { path: rel(paths.productEdit.path), lazy: () => import('./routes/product-edit') },
+                {
+                  path: rel(paths.productDetail.path),
+                  lazy: () => import('./routes/product-detail'),
+                },
+              ]),
               { path: rel(paths.profile.path), lazy: () => import('./routes/profile') },
-              planned(rel(paths.procurement.path), 'procurement'),
+              planned(rel(paths.procurement.path), 'procurement', 'procurement'),
               { path: rel(paths.usage.path), lazy: () => import('./routes/usage') },
-              planned(rel(paths.inventory.path), 'inventory'),
-              planned(rel(paths.qaCompliance.path), 'qa'),
-              planned(rel(paths.manufacturing.path), 'manufacturing'),
-              planned(rel(paths.logistics.path), 'logistics'),
-              { path: rel(paths.dpp.path), lazy: () => import('./routes/passports') },
-              { path: rel(paths.dppPassport.path), lazy: () => import('./routes/passport') },
-              planned(rel(paths.sales.path), 'sales'),
-              planned(rel(paths.pricing.path), 'pricing'),
-              planned(rel(paths.financial.path), 'financial'),
-              { path: rel(paths.printer.path), lazy: () => import('./routes/printer') },
+              planned(rel(paths.inventory.path), 'inventory', 'inventory'),
+              planned(rel(paths.qaCompliance.path), 'qa', 'qa'),
+              planned(rel(paths.manufacturing.path), 'manufacturing', 'manufacturing'),
+              planned(rel(paths.logistics.path), 'logistics', 'logistics'),
+              ofModule('dpp', [
+                { path: rel(paths.dpp.path), lazy: () => import('./routes/passports') },
+                { path: rel(paths.dppPassport.path), lazy: () => import('./routes/passport') },
+              ]),
+              planned(rel(paths.sales.path), 'sales', 'sales'),
+              planned(rel(paths.pricing.path), 'pricing', 'pricing'),
+              planned(rel(paths.financial.path), 'financial', 'finance'),
               {
                 path: rel(paths.adminDashboard.path),
                 lazy: () => import('./routes/admin-dashboard'),
@@ -76,22 +95,24 @@ export const routes: RouteObject[] = [
               { path: rel(paths.settings.path), lazy: () => import('./routes/settings') },
               { path: rel(paths.terms.path), lazy: () => import('./routes/terms') },
               { path: rel(paths.privacy.path), lazy: () => import('./routes/privacy') },
-              {
-                path: rel(paths.gmeCodeDownload.path),
-                lazy: () => import('./routes/gme-code-download'),
-              },
-              {
-                path: rel(paths.gmeBatchUpdate.path),
-                lazy: () => import('./routes/gme-batch-update'),
-              },
-              {
-                path: rel(paths.pmbiCodeDownload.path),
-                lazy: () => import('./routes/pmbi-code-download'),
-              },
-              {
-                path: rel(paths.pmbiBatchUpdate.path),
-                lazy: () => import('./routes/pmbi-batch-update'),
-              },
+              ofModule('client_tools', [
+                {
+                  path: rel(paths.gmeCodeDownload.path),
+                  lazy: () => import('./routes/gme-code-download'),
+                },
+                {
+                  path: rel(paths.gmeBatchUpdate.path),
+                  lazy: () => import('./routes/gme-batch-update'),
+                },
+                {
+                  path: rel(paths.pmbiCodeDownload.path),
+                  lazy: () => import('./routes/pmbi-code-download'),
+                },
+                {
+                  path: rel(paths.pmbiBatchUpdate.path),
+                  lazy: () => import('./routes/pmbi-batch-update'),
+                },
+              ]),
               {
                 path: rel(paths.pharmagenBatchUpdate.path),
                 lazy: () => import('./routes/pharmagen-batch-update'),
@@ -102,8 +123,10 @@ export const routes: RouteObject[] = [
                 element: <AccessGuard clientArea="clientA" />,
                 children: [
                   { index: true, element: <Navigate to={paths.clientA.root.href()} replace /> },
-                  { path: 'dashboard', lazy: () => import('./routes/client-a-dashboard') },
-                  { path: 'reports', lazy: () => import('./routes/client-a-reports') },
+                  ofModule('client_tools', [
+                    { path: 'dashboard', lazy: () => import('./routes/client-a-dashboard') },
+                    { path: 'reports', lazy: () => import('./routes/client-a-reports') },
+                  ]),
                   { path: '*', element: toNotFound },
                 ],
               },
@@ -112,7 +135,9 @@ export const routes: RouteObject[] = [
                 element: <AccessGuard clientArea="clientB" />,
                 children: [
                   { index: true, element: <Navigate to={paths.clientB.root.href()} replace /> },
-                  { path: 'dashboard', lazy: () => import('./routes/client-b-dashboard') },
+                  ofModule('client_tools', [
+                    { path: 'dashboard', lazy: () => import('./routes/client-b-dashboard') },
+                  ]),
                   { path: '*', element: toNotFound },
                 ],
               },

@@ -29,6 +29,7 @@ import { UploadMinimalisticIcon } from '@solar-icons/react/linear/upload-minimal
 import { UserCircleIcon } from '@solar-icons/react/linear/user-circle';
 import { UsersGroupRoundedIcon } from '@solar-icons/react/linear/users-group-rounded';
 import type { ComponentType } from 'react';
+import type { ModuleRequirement } from '@/lib/access/modules';
 import { paths, type ClientAreaKey } from './paths';
 
 export interface NavItem {
@@ -42,6 +43,11 @@ export interface NavItem {
   clientArea?: ClientAreaKey;
   /** Highlight only on an exact match (for `/`). */
   end?: boolean;
+  /**
+   * The plan module the page belongs to: without it the link is hidden and
+   * the page says it is not part of the plan (its route names the same one).
+   */
+  module?: ModuleRequirement;
 }
 
 export interface NavSection {
@@ -58,9 +64,25 @@ function item(
   return { label, href: route.href(), path: route.path, icon, ...extra };
 }
 
+/** Any ERP module: the ERP overview and its database playground. */
+export const ERP_MODULES: ModuleRequirement = {
+  anyOf: [
+    'inventory',
+    'procurement',
+    'manufacturing',
+    'qa',
+    'logistics',
+    'sales',
+    'pricing',
+    'invoices',
+    'finance',
+  ],
+};
+
 /**
  * The sidebar. Which items a person sees is decided per item by the same
- * redirect decision the guards use, against the server's `allowedPaths`.
+ * redirect decision the guards use, against the server's `allowedPaths`, and
+ * by the organisation's plan modules (`module`).
  */
 export const navigation: NavSection[] = [
   {
@@ -73,40 +95,57 @@ export const navigation: NavSection[] = [
   {
     heading: 'Brand protection',
     items: [
-      item('Products', paths.products, BoxIcon),
-      item('Label printing', paths.printLabels, QrCodeIcon),
-      item('Printing', paths.printer, PrinterIcon),
-      item('Digital passport', paths.dpp, PassportIcon),
+      item('Products', paths.products, BoxIcon, { module: 'products' }),
+      item('Label printing', paths.printLabels, QrCodeIcon, { module: 'labels' }),
+      item('Printing', paths.printer, PrinterIcon, { module: 'labels' }),
+      item('Digital passport', paths.dpp, PassportIcon, { module: 'dpp' }),
     ],
   },
   {
     heading: 'Operations',
     items: [
-      item('ERP', paths.erp, LayersMinimalisticIcon, { end: true }),
-      item('Inventory', paths.inventory, ClipboardListIcon),
-      item('Procurement', paths.procurement, CartLarge2Icon),
-      item('Manufacturing', paths.manufacturing, SledgehammerIcon),
-      item('QA and compliance', paths.qaCompliance, TestTubeIcon),
-      item('Logistics', paths.logistics, DeliveryIcon),
-      item('Sales', paths.sales, Shop2Icon),
-      item('Pricing', paths.pricing, TagPriceIcon),
-      item('Financial metrics', paths.financial, GraphUpIcon),
-      item('Invoices', paths.erpFinance, BillListIcon),
-      item('Database', paths.erpDatabase, DatabaseIcon),
-      item('Task board', paths.organizer, ChecklistMinimalisticIcon),
-      item('Calendar', paths.calendar, CalendarIcon),
+      item('ERP', paths.erp, LayersMinimalisticIcon, { end: true, module: ERP_MODULES }),
+      item('Inventory', paths.inventory, ClipboardListIcon, { module: 'inventory' }),
+      item('Procurement', paths.procurement, CartLarge2Icon, { module: 'procurement' }),
+      item('Manufacturing', paths.manufacturing, SledgehammerIcon, { module: 'manufacturing' }),
+      item('QA and compliance', paths.qaCompliance, TestTubeIcon, { module: 'qa' }),
+      item('Logistics', paths.logistics, DeliveryIcon, { module: 'logistics' }),
+      item('Sales', paths.sales, Shop2Icon, { module: 'sales' }),
+      item('Pricing', paths.pricing, TagPriceIcon, { module: 'pricing' }),
+      item('Financial metrics', paths.financial, GraphUpIcon, { module: 'finance' }),
+      item('Invoices', paths.erpFinance, BillListIcon, { module: 'invoices' }),
+      item('Database', paths.erpDatabase, DatabaseIcon, { module: ERP_MODULES }),
+      item('Task board', paths.organizer, ChecklistMinimalisticIcon, { module: 'tasks' }),
+      item('Calendar', paths.calendar, CalendarIcon, { module: 'calendar' }),
     ],
   },
   {
     heading: 'Client tools',
     items: [
-      item('Client A dashboard', paths.clientA.dashboard, Home2Icon, { clientArea: 'clientA' }),
-      item('Client A reports', paths.clientA.reports, FileSendIcon, { clientArea: 'clientA' }),
-      item('Code selector', paths.gmeCodeDownload, DownloadMinimalisticIcon),
-      item('Batch update', paths.gmeBatchUpdate, UploadMinimalisticIcon),
-      item('Client B dashboard', paths.clientB.dashboard, Home2Icon, { clientArea: 'clientB' }),
-      item('Bulk code download', paths.pmbiCodeDownload, DownloadMinimalisticIcon),
-      item('Manual batch entry', paths.pmbiBatchUpdate, UploadMinimalisticIcon),
+      item('Client A dashboard', paths.clientA.dashboard, Home2Icon, {
+        clientArea: 'clientA',
+        module: 'client_tools',
+      }),
+      item('Client A reports', paths.clientA.reports, FileSendIcon, {
+        clientArea: 'clientA',
+        module: 'client_tools',
+      }),
+      item('Code selector', paths.gmeCodeDownload, DownloadMinimalisticIcon, {
+        module: 'client_tools',
+      }),
+      item('Batch update', paths.gmeBatchUpdate, UploadMinimalisticIcon, {
+        module: 'client_tools',
+      }),
+      item('Client B dashboard', paths.clientB.dashboard, Home2Icon, {
+        clientArea: 'clientB',
+        module: 'client_tools',
+      }),
+      item('Bulk code download', paths.pmbiCodeDownload, DownloadMinimalisticIcon, {
+        module: 'client_tools',
+      }),
+      item('Manual batch entry', paths.pmbiBatchUpdate, UploadMinimalisticIcon, {
+        module: 'client_tools',
+      }),
     ],
   },
   {

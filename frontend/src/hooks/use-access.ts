@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { clientAreas, type ClientAreaKey } from '@/config/paths';
+import { planCovers, type ModuleRequirement } from '@/lib/access/modules';
 import { decideRedirect } from '@/lib/access/redirect-decision';
 import { useAppStore } from '@/stores/app-store';
 
@@ -34,5 +35,20 @@ export function useCanOpen() {
         clientArea: area ? clientAreas[area] : null,
       }).kind === 'allow',
     [user, csrfToken, allowedPaths],
+  );
+}
+
+/**
+ * `hasModule(required?)`: does the signed-in user's organisation have the
+ * module (any one of them)? Nothing required: yes. The sidebar, the
+ * dashboard's shortcuts and the module gate of the routes use it.
+ */
+export function useHasModule() {
+  const { user, modules } = useAppStore(
+    useShallow((s) => ({ user: s.auth.user, modules: s.auth.modules })),
+  );
+  return useCallback(
+    (required?: ModuleRequirement) => planCovers(required, { user, modules }),
+    [user, modules],
   );
 }

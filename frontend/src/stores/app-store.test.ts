@@ -55,6 +55,8 @@ describe('app store', () => {
       csrfToken: 'csrf-1',
       allowedPaths: ['/', '/profile'],
       assignableRoles: ['worker', 'manager'],
+      modules: [],
+      moduleCatalogue: [],
     });
     s.loadSucceeded('users', [{ id: 'u2', name: 'B', email: 'b@acme.test', role: 'worker' }]);
     s.setActiveBrandId('acme');
@@ -96,7 +98,14 @@ describe('app store', () => {
 
   it('resetAll resets every slice and removes the persisted state', () => {
     const s = useAppStore.getState();
-    s.sessionLoaded({ user, csrfToken: 'csrf-1', allowedPaths: ['/'], assignableRoles: [] });
+    s.sessionLoaded({
+      user,
+      csrfToken: 'csrf-1',
+      allowedPaths: ['/'],
+      assignableRoles: [],
+      modules: [],
+      moduleCatalogue: [],
+    });
     for (const name of DATA_SLICES) s.startLoading(name);
     s.loadSucceeded('users', [{ id: 'u2', name: 'B', email: 'b@acme.test', role: 'worker' }]);
     s.setActiveBrandId('acme');

@@ -6,6 +6,44 @@ import { Toaster } from '@/components/ui/toaster';
 import type { SessionInfo } from '@/lib/api/types';
 import { initialData, useAppStore } from '@/stores/app-store';
 
+/** The server's module catalogue (`http/modules.rs`), without operations. */
+export const moduleCatalogue: SessionInfo['moduleCatalogue'] = (
+  [
+    ['products', 'Products'],
+    ['codes', 'Serialized codes'],
+    ['labels', 'Label printing'],
+    ['scans', 'Scan analytics'],
+    ['dpp', 'Digital product passport'],
+    ['journey', 'Product journey'],
+    ['inventory', 'Inventory'],
+    ['procurement', 'Procurement'],
+    ['manufacturing', 'Manufacturing'],
+    ['qa', 'QA and compliance'],
+    ['logistics', 'Logistics'],
+    ['sales', 'Sales and orders'],
+    ['pricing', 'Pricing'],
+    ['invoices', 'Invoices'],
+    ['finance', 'Financial metrics'],
+    ['tasks', 'Task board'],
+    ['calendar', 'Calendar'],
+    ['client_tools', 'Client code tools'],
+  ] as const
+).map(([key, name]) => ({ key, name, operations: [] }));
+
+/** A new brand's modules: every one but the client code tools (`default_modules`). */
+export const brandModules: SessionInfo['modules'] = moduleCatalogue
+  .map((m) => m.key)
+  .filter((key) => key !== 'client_tools');
+
+/** A new client organisation's modules (`default_modules`). */
+export const clientModules: SessionInfo['modules'] = [
+  'products',
+  'codes',
+  'labels',
+  'scans',
+  'client_tools',
+];
+
 export const adminSession: SessionInfo = {
   user: {
     id: 'u-admin',
@@ -18,6 +56,8 @@ export const adminSession: SessionInfo = {
   csrfToken: 'csrf-test-token',
   allowedPaths: ['/', '/ui/table', '/products', '/printer', '/profile', '/settings', '/manage_org'],
   assignableRoles: ['worker', 'manager'],
+  modules: brandModules,
+  moduleCatalogue,
 };
 
 /** A client organisation's admin (client A), who adds employees. */
@@ -33,6 +73,8 @@ export const clientAdminSession: SessionInfo = {
   csrfToken: 'csrf-client-token',
   allowedPaths: ['/', '/products', '/printer', '/profile', '/settings', '/manage_org', '/clientA'],
   assignableRoles: ['employee'],
+  modules: clientModules,
+  moduleCatalogue,
 };
 
 /** Signs the store in as `session` (as after a real sign-in). */

@@ -1,15 +1,18 @@
 import { NavLink } from 'react-router';
 import { navigation } from '@/config/navigation';
 import { paths } from '@/config/paths';
-import { useCanOpen } from '@/hooks/use-access';
+import { useCanOpen, useHasModule } from '@/hooks/use-access';
 
-/** The sidebar: only the pages the signed-in user may open. */
+/** The sidebar: only the pages the signed-in user may open, of the modules their plan has. */
 export function Sidebar({ id, onNavigate }: { id: string; onNavigate: () => void }) {
   const canOpen = useCanOpen();
+  const hasModule = useHasModule();
   const sections = navigation
     .map((section) => ({
       ...section,
-      items: section.items.filter((item) => canOpen(item.path, item.clientArea)),
+      items: section.items.filter(
+        (item) => canOpen(item.path, item.clientArea) && hasModule(item.module),
+      ),
     }))
     .filter((section) => section.items.length > 0);
 

@@ -4,6 +4,7 @@ import { loadProducts } from '@/features/products/api/products-api';
 import { hasScanAnalytics } from '@/features/scans/access';
 import { CompanyScans, type LoadCompanies } from '@/features/scans/components/company-scans';
 import { ScanAnalytics } from '@/features/scans/components/scan-analytics';
+import { useHasModule } from '@/hooks/use-access';
 import { useAppStore } from '@/stores/app-store';
 
 /** The brands a platform admin may look at (clients have no codes to scan). */
@@ -26,11 +27,11 @@ const loadBrands: LoadCompanies = async () => {
  */
 export function Component() {
   const user = useAppStore((s) => s.auth.user);
-  const analytics =
-    user?.role === 'platform_admin' ? (
-      <CompanyScans loadCompanies={loadBrands} />
-    ) : hasScanAnalytics(user) ? (
-      <ScanAnalytics loadProductNames={loadProducts} />
-    ) : null;
+  const hasModule = useHasModule();
+  let analytics = null;
+  if (user?.role === 'platform_admin') analytics = <CompanyScans loadCompanies={loadBrands} />;
+  // Scan analytics are a brand's plan module: without it the dashboard has only its shortcuts.
+  else if (hasScanAnalytics(user) && hasModule('scans'))
+    analytics = <ScanAnalytics loadProductNames={loadProducts} />;
   return <DashboardPage analytics={analytics} />;
 }

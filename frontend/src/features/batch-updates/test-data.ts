@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import type { SessionInfo } from '@/lib/api/types';
+import { clientModules, moduleCatalogue } from '@/testing/render';
 import type { BatchUpdate, BatchUpdateDetail } from './api/batch-updates-api';
 
 export const UPDATE_ID = '33333333-3333-4333-8333-333333333333';
@@ -18,6 +19,8 @@ export function clientSession(clientId: 'clientA' | 'clientB' = 'clientA'): Sess
     allowedPaths:
       clientId === 'clientA' ? ['/', '/clientA', '/gme', '/profile'] : ['/', '/clientB', '/pmbi'],
     assignableRoles: [],
+    modules: clientModules,
+    moduleCatalogue,
   };
 }
 

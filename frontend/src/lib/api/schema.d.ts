@@ -67,7 +67,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user, the CSRF token and the page routes they may open. */
+        /**
+         * The signed-in user, the CSRF token, the page routes they may open and
+         *     their organisation's plan modules.
+         */
         get: operations["getSession"];
         put?: never;
         post?: never;
@@ -249,7 +252,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Set a tenant's plan limits (platform admins). */
+        /**
+         * Set a tenant's plan limits and modules (platform admins). Each change
+         *     is audited (`tenant.limits`, `tenant.modules`).
+         */
         patch: operations["updateTenantLimits"];
         trace?: never;
     };
@@ -2169,6 +2175,11 @@ export interface components {
              *     may not add users.
              */
             assignableRoles: components["schemas"]["Role"][];
+            /**
+             * @description The plan modules of the user's organisation (none for platform
+             *     admins). Operations of the others answer 403 `module_disabled`.
+             */
+            modules: ("products" | "codes" | "labels" | "scans" | "dpp" | "journey" | "inventory" | "procurement" | "manufacturing" | "qa" | "logistics" | "sales" | "pricing" | "invoices" | "finance" | "tasks" | "calendar" | "client_tools")[];
         };
         /**
          * Lot
@@ -2351,7 +2362,11 @@ export interface components {
              *     omitted).
              */
             codeQuota?: number;
-            /** @description Module keys to enable; all brand modules when omitted. */
+            /**
+             * @description Module keys to enable; when omitted, every brand module for a brand,
+             *     and products, codes, labels, scans and the client code tools for a
+             *     client.
+             */
             modules?: ("products" | "codes" | "labels" | "scans" | "dpp" | "journey" | "inventory" | "procurement" | "manufacturing" | "qa" | "logistics" | "sales" | "pricing" | "invoices" | "finance" | "tasks" | "calendar" | "client_tools")[];
             admin: components["schemas"]["FirstAdmin"];
         };
@@ -2593,6 +2608,17 @@ export interface components {
             lon?: number;
             /** Format: int64 */
             scans: number;
+        };
+        /**
+         * PlanModule
+         * @description A plan module an organisation can have: its key, the name people read,
+         *     and the API operations (`operationId`) that belong to it.
+         */
+        PlanModule: {
+            /** @enum {string} */
+            key: "products" | "codes" | "labels" | "scans" | "dpp" | "journey" | "inventory" | "procurement" | "manufacturing" | "qa" | "logistics" | "sales" | "pricing" | "invoices" | "finance" | "tasks" | "calendar" | "client_tools";
+            name: string;
+            operations: string[];
         };
         /** Preferences */
         Preferences: {
@@ -3102,6 +3128,14 @@ export interface components {
              *     may not add users.
              */
             assignableRoles: components["schemas"]["Role"][];
+            /**
+             * @description The plan modules of the user's organisation, as they are now (none
+             *     for platform admins). Operations of the others answer 403
+             *     `module_disabled`; their pages say they are not part of the plan.
+             */
+            modules: ("products" | "codes" | "labels" | "scans" | "dpp" | "journey" | "inventory" | "procurement" | "manufacturing" | "qa" | "logistics" | "sales" | "pricing" | "invoices" | "finance" | "tasks" | "calendar" | "client_tools")[];
+            /** @description Every module a plan can have, with the operations that belong to it. */
+            moduleCatalogue: components["schemas"]["PlanModule"][];
         };
         /**
          * SessionUser
@@ -3230,9 +3264,9 @@ export interface components {
         TenantKind: "brand" | "client";
         /**
          * TenantLimits
-         * @description New plan limits; those omitted keep their values (`{}` changes nothing).
-         *     Lowering a limit below current use is allowed: it blocks new additions and
-         *     deletes nothing.
+         * @description New plan limits and modules; those omitted keep their values (`{}`
+         *     changes nothing). Lowering a limit below current use is allowed: it blocks
+         *     new additions and deletes nothing.
          */
         TenantLimits: {
             /** Format: int32 */
@@ -3241,6 +3275,12 @@ export interface components {
             productLimit?: number;
             /** Format: int64 */
             codeQuota?: number;
+            /**
+             * @description The plan modules the tenant has from now on (the whole list; an
+             *     unknown key is a 400). Its members' calls to the operations of the
+             *     others answer 403 `module_disabled` from their next request.
+             */
+            modules?: ("products" | "codes" | "labels" | "scans" | "dpp" | "journey" | "inventory" | "procurement" | "manufacturing" | "qa" | "logistics" | "sales" | "pricing" | "invoices" | "finance" | "tasks" | "calendar" | "client_tools")[];
         };
         /** TextAttribute */
         TextAttribute: {

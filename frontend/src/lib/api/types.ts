@@ -32,3 +32,7 @@ export type SessionInfo = ResponseBody<'/api/auth/session', 'get', 200>;
 export type OrgUser = ResponseBody<'/api/account-info', 'get', 200>[number];
 export type Preferences = ResponseBody<'/api/me/preferences', 'get', 200>;
 export type Theme = Preferences['theme'];
+/** A plan module's key (`products`, `inventory`, …), as the server lists them. */
+export type ModuleKey = SessionInfo['modules'][number];
+/** A plan module with its name and operations, from the session answer's catalogue. */
+export type PlanModule = SessionInfo['moduleCatalogue'][number];

@@ -1,10 +1,17 @@
-import type { Preferences, Role, SessionInfo, SessionUser } from '@/lib/api/types';
+import type {
+  ModuleKey,
+  PlanModule,
+  Preferences,
+  Role,
+  SessionInfo,
+  SessionUser,
+} from '@/lib/api/types';
 import type { RequestStatus, SetSlice } from '@/lib/slice';
 
 /**
  * Who is signed in. `user` and `csrfToken` are persisted (spec §3); the
- * `allowedPaths` and `assignableRoles` come from the server on every start
- * and are never stored.
+ * `allowedPaths`, `assignableRoles` and `modules` come from the server on every
+ * start and are never stored.
  */
 export interface AuthState {
   user: SessionUser | null;
@@ -16,6 +23,10 @@ export interface AuthState {
    * server's rule for their organisation); empty for those who may not.
    */
   assignableRoles: Role[];
+  /** The plan modules of the user's organisation (none for platform admins); from the server. */
+  modules: ModuleKey[];
+  /** Every module a plan can have, with its name; from the server. */
+  moduleCatalogue: PlanModule[];
   /** True once the server confirmed the session in this page load. */
   sessionChecked: boolean;
   /** The user's preferences (theme, landing page), kept on the server. */
@@ -42,6 +53,8 @@ export function initialAuthSlice(): AuthSlice {
       csrfToken: null,
       allowedPaths: [],
       assignableRoles: [],
+      modules: [],
+      moduleCatalogue: [],
       sessionChecked: false,
       preferences: null,
       status: 'idle',
@@ -62,6 +75,8 @@ export function authActions(set: SetSlice<AuthSlice>): AuthActions {
           csrfToken: session.csrfToken,
           allowedPaths: [...session.allowedPaths],
           assignableRoles: [...session.assignableRoles],
+          modules: [...session.modules],
+          moduleCatalogue: [...session.moduleCatalogue],
           sessionChecked: true,
           status: 'succeeded',
           error: null,

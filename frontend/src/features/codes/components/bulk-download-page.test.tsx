@@ -2,7 +2,13 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import type { SessionInfo } from '@/lib/api/types';
 import { fakeTimeouts, settle, tick } from '@/testing/fake-timeouts';
 import { json, mockApi, networkDown, type RecordedCall } from '@/testing/mock-api';
-import { adminSession, renderPage, signInAs } from '@/testing/render';
+import {
+  adminSession,
+  clientModules,
+  moduleCatalogue,
+  renderPage,
+  signInAs,
+} from '@/testing/render';
 import { bulkDownloadUrl, type BulkSummary, type CodeLot } from '../api/codes-api';
 import { bulkSelection, summaryText } from '../bulk-download';
 import { codeLot, lotList } from '../test-data';
@@ -12,6 +18,8 @@ const session: SessionInfo = {
   ...adminSession,
   user: { ...adminSession.user, role: 'employee', clientId: 'clientB' },
   allowedPaths: ['/', '/clientB', '/pmbi', '/profile'],
+  modules: clientModules,
+  moduleCatalogue,
 };
 
 const lots: CodeLot[] = [

@@ -4,7 +4,13 @@ import type { ApiResult } from '@/lib/api/call-api';
 import type { SessionInfo } from '@/lib/api/types';
 import { fakeTimeouts, settle, tick } from '@/testing/fake-timeouts';
 import { json, mockApi, type RecordedCall } from '@/testing/mock-api';
-import { adminSession, renderPage, signInAs } from '@/testing/render';
+import {
+  adminSession,
+  clientModules,
+  moduleCatalogue,
+  renderPage,
+  signInAs,
+} from '@/testing/render';
 import type { CodeJob } from '../api/codes-api';
 import { PRODUCT_ID, codeJob, jobList } from '../test-data';
 import { CodeSelectorPage, type SelectorCatalogue } from './code-selector-page';
@@ -13,6 +19,8 @@ const session = (role: 'admin' | 'employee'): SessionInfo => ({
   ...adminSession,
   user: { ...adminSession.user, role, clientId: 'clientA' },
   allowedPaths: ['/', '/clientA', '/gme', '/profile'],
+  modules: clientModules,
+  moduleCatalogue,
 });
 
 const companies = [

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { json, mockApi } from '@/testing/mock-api';
-import { renderPage, signInAs } from '@/testing/render';
+import { clientModules, moduleCatalogue, renderPage, signInAs } from '@/testing/render';
 import type { Company, CompanyOverview } from '../api/companies-api';
 import { ClientADashboardPage } from './client-a-dashboard-page';
 
@@ -53,6 +53,8 @@ function session(role: 'admin' | 'employee') {
     csrfToken: 'csrf-test-token',
     allowedPaths: ['/', '/clientA', '/gme', '/profile', '/settings'],
     assignableRoles: role === 'admin' ? ['employee'] : [],
+    modules: clientModules,
+    moduleCatalogue,
   });
 }
 

@@ -4,7 +4,7 @@ import { CardSection } from '@/components/ui/card-section';
 import { PageHeader } from '@/components/ui/page-header';
 import { navigation } from '@/config/navigation';
 import { paths } from '@/config/paths';
-import { useCanOpen } from '@/hooks/use-access';
+import { useCanOpen, useHasModule } from '@/hooks/use-access';
 import { roleLabel } from '@/lib/format';
 import { useAppStore } from '@/stores/app-store';
 
@@ -23,9 +23,15 @@ function greeting(now: Date): string {
 export function DashboardPage({ analytics }: { analytics?: ReactNode }) {
   const user = useAppStore((s) => s.auth.user);
   const canOpen = useCanOpen();
+  const hasModule = useHasModule();
   const shortcuts = navigation
     .flatMap((section) => section.items)
-    .filter((item) => item.href !== paths.home.href() && canOpen(item.path, item.clientArea));
+    .filter(
+      (item) =>
+        item.href !== paths.home.href() &&
+        canOpen(item.path, item.clientArea) &&
+        hasModule(item.module),
+    );
   const firstName = user?.name.split(/\s+/)[0] ?? '';
 
   return (

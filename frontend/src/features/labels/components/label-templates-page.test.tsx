@@ -3,7 +3,13 @@ import { toast } from 'react-toastify/unstyled';
 import type { SessionInfo } from '@/lib/api/types';
 import { fakeTimeouts, settle, tick } from '@/testing/fake-timeouts';
 import { json, mockApi, type RecordedCall } from '@/testing/mock-api';
-import { adminSession, renderPage, signInAs } from '@/testing/render';
+import {
+  adminSession,
+  brandModules,
+  moduleCatalogue,
+  renderPage,
+  signInAs,
+} from '@/testing/render';
 import type { LabelTemplate } from '../api/labels-api';
 import {
   PRODUCT_ID,
@@ -36,6 +42,8 @@ const workerSession: SessionInfo = {
   ...adminSession,
   user: { ...adminSession.user, role: 'worker' },
   allowedPaths: ['/', '/products', '/print/lables'],
+  modules: brandModules,
+  moduleCatalogue,
 };
 
 type Handlers = Parameters<typeof mockApi>[0];

@@ -32,6 +32,21 @@ export function updateTenantLimits(
   );
 }
 
+/** Sets a tenant's plan modules (the whole list); its members' next requests follow it. */
+export function updateTenantModules(
+  clientId: string,
+  modules: NonNullable<TenantLimits['modules']>,
+): Promise<ApiResult<Tenant>> {
+  return callApi(
+    (api) =>
+      api.PATCH('/api/platform/tenants/{client_id}', {
+        params: { path: { client_id: clientId } },
+        body: { modules },
+      }),
+    'The modules could not be saved.',
+  );
+}
+
 export function setTenantSuspended(
   clientId: string,
   suspended: boolean,

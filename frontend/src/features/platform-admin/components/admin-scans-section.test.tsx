@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import type { SessionInfo } from '@/lib/api/types';
 import { useAppStore } from '@/stores/app-store';
 import { json, mockApi } from '@/testing/mock-api';
-import { renderPage, signInAs } from '@/testing/render';
+import { moduleCatalogue, renderPage, signInAs } from '@/testing/render';
 import { AdminScansSection } from './admin-scans-section';
 
 const platformSession: SessionInfo = {
@@ -15,6 +15,8 @@ const platformSession: SessionInfo = {
   csrfToken: 'csrf-test-token',
   allowedPaths: ['/', '/admin/dashboard', '/profile'],
   assignableRoles: [],
+  modules: [],
+  moduleCatalogue,
 };
 
 const scan = {

@@ -1,8 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'react-toastify/unstyled';
+import { NETWORK_ERROR_MESSAGE } from '@/lib/api/call-api';
 import type { SessionInfo } from '@/lib/api/types';
 import { json, mockApi, networkDown, type RecordedCall } from '@/testing/mock-api';
-import { renderPage, signInAs } from '@/testing/render';
+import { moduleCatalogue, renderPage, signInAs } from '@/testing/render';
 import type { Tenant } from '../api/tenants-api';
 import { TenantsPage } from './tenants-page';
 
@@ -16,6 +17,8 @@ const platformSession: SessionInfo = {
   csrfToken: 'csrf-test-token',
   allowedPaths: ['/', '/admin/dashboard', '/profile'],
   assignableRoles: [],
+  modules: [],
+  moduleCatalogue,
 };
 
 const acme: Tenant = {
@@ -307,5 +310,67 @@ describe('Onboard a tenant: limits', () => {
     await user.click(d.getByRole('button', { name: 'Create tenant' }));
     expect(await screen.findByText('10,000,000,000')).toBeInTheDocument();
     expect(changes(calls)[0]!.body).toMatchObject({ productLimit: 0, codeQuota: 10_000_000_000 });
+  });
+});
+
+describe('Tenants page: modules', () => {
+  async function openModules(user: ReturnType<typeof setup>['user'], name = acme.name) {
+    await user.click(await screen.findByRole('button', { name: `Modules of ${name}` }));
+    return screen.getByRole('dialog', { name: 'Modules' });
+  }
+
+  it('ticks the tenant’s modules among every module of the catalogue', async () => {
+    const { user } = setup();
+    const d = within(await openModules(user));
+    const boxes = d.getAllByRole('checkbox');
+    expect(boxes).toHaveLength(18);
+    expect(d.getByRole('checkbox', { name: 'Products' })).toBeChecked();
+    expect(d.getByRole('checkbox', { name: 'Label printing' })).not.toBeChecked();
+    expect(d.getByRole('checkbox', { name: 'Inventory' })).not.toBeChecked();
+  });
+
+  it('saves the whole list, says so and updates the row in place', async () => {
+    const { user, calls } = setup({
+      'PATCH /api/platform/tenants/acme': () =>
+        json(200, { ...acme, modules: ['labels', 'inventory'] }),
+    });
+    let d = within(await openModules(user));
+    await user.click(d.getByRole('checkbox', { name: 'Products' }));
+    await user.click(d.getByRole('checkbox', { name: 'Inventory' }));
+    await user.click(d.getByRole('checkbox', { name: 'Label printing' }));
+    await user.click(d.getByRole('button', { name: 'Save modules' }));
+
+    expect(await screen.findByText('Modules saved for Acme Consumer Goods')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    const [patch] = changes(calls);
+    expect(patch!.method).toBe('PATCH');
+    // In the catalogue's order, whatever the order of the clicks.
+    expect(patch!.body).toEqual({ modules: ['labels', 'inventory'] });
+    expect(patch!.headers.get('x-csrf-token')).toBe('csrf-test-token');
+    // Opened again, it shows what the server answered.
+    d = within(await openModules(user));
+    expect(d.getByRole('checkbox', { name: 'Products' })).not.toBeChecked();
+    expect(d.getByRole('checkbox', { name: 'Inventory' })).toBeChecked();
+  });
+
+  it('shows the server’s refusal in the dialog and keeps the choice', async () => {
+    const { user } = setup({
+      'PATCH /api/platform/tenants/acme': () =>
+        json(400, { error: "Unknown module 'teleport'.", code: 'invalid_input' }),
+    });
+    const d = within(await openModules(user));
+    await user.click(d.getByRole('checkbox', { name: 'Calendar' }));
+    await user.click(d.getByRole('button', { name: 'Save modules' }));
+    expect(await d.findByRole('alert')).toHaveTextContent("Unknown module 'teleport'.");
+    expect(screen.getByRole('dialog', { name: 'Modules' })).toBeInTheDocument();
+    expect(d.getByRole('checkbox', { name: 'Calendar' })).toBeChecked();
+    expect(screen.queryByText(/Modules saved/)).not.toBeInTheDocument();
+  });
+
+  it('says so when the server cannot be reached', async () => {
+    const { user } = setup({ 'PATCH /api/platform/tenants/acme': networkDown });
+    const d = within(await openModules(user));
+    await user.click(d.getByRole('button', { name: 'Save modules' }));
+    expect(await d.findByRole('alert')).toHaveTextContent(NETWORK_ERROR_MESSAGE);
   });
 });

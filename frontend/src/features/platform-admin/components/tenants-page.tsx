@@ -14,6 +14,7 @@ import { formatDate, formatNumber } from '@/lib/format';
 import { listTenants, setTenantSuspended, type Tenant } from '../api/tenants-api';
 import { AdminScansSection } from './admin-scans-section';
 import { EditLimitsModal } from './edit-limits-modal';
+import { EditModulesModal } from './edit-modules-modal';
 import { OnboardTenantModal } from './onboard-tenant-modal';
 
 const TENANT_COLUMNS: readonly Column<Tenant>[] = [
@@ -72,13 +73,14 @@ function TenantStats({ tenants }: { tenants: readonly Tenant[] }) {
 
 /**
  * `/admin/dashboard`: platform admins see every tenant, onboard and suspend
- * them, and set their limits; below, the latest scans of every brand.
+ * them, and set their limits and plan modules; below, the latest scans of every brand.
  */
 export function TenantsPage() {
   const { result: tenants, reload, update } = useApiResult(listTenants);
   const [onboarding, setOnboarding] = useState(false);
   const [changing, setChanging] = useState<Tenant | null>(null);
   const [editingLimits, setEditingLimits] = useState<Tenant | null>(null);
+  const [editingModules, setEditingModules] = useState<Tenant | null>(null);
   const [busy, setBusy] = useState(false);
 
   function replace(tenant: Tenant) {
@@ -142,6 +144,13 @@ export function TenantsPage() {
                       Edit limits
                     </Button>{' '}
                     <Button
+                      variant="secondary"
+                      onClick={() => setEditingModules(tenant)}
+                      aria-label={`Modules of ${tenant.name}`}
+                    >
+                      Modules
+                    </Button>{' '}
+                    <Button
                       variant={tenant.status === 'active' ? 'secondary' : 'primary'}
                       onClick={() => setChanging(tenant)}
                       aria-label={`${tenant.status === 'active' ? 'Suspend' : 'Reactivate'} ${tenant.name}`}
@@ -172,6 +181,11 @@ export function TenantsPage() {
       <EditLimitsModal
         tenant={editingLimits}
         onClose={() => setEditingLimits(null)}
+        onUpdated={replace}
+      />
+      <EditModulesModal
+        tenant={editingModules}
+        onClose={() => setEditingModules(null)}
         onUpdated={replace}
       />
       <ConfirmDialog

@@ -2,7 +2,13 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'react-toastify/unstyled';
 import type { SessionInfo } from '@/lib/api/types';
 import { json, mockApi, networkDown, type RecordedCall } from '@/testing/mock-api';
-import { adminSession, renderPage, signInAs } from '@/testing/render';
+import {
+  adminSession,
+  brandModules,
+  moduleCatalogue,
+  renderPage,
+  signInAs,
+} from '@/testing/render';
 import { useAppStore } from '@/stores/app-store';
 import { product } from '../test-data';
 import { ProductsPage } from './products-page';
@@ -11,6 +17,8 @@ const workerSession: SessionInfo = {
   ...adminSession,
   user: { ...adminSession.user, id: 'u-w', role: 'worker', email: 'worker@acme.test' },
   allowedPaths: ['/', '/ui/table', '/products', '/profile', '/products/Add_product'],
+  modules: brandModules,
+  moduleCatalogue,
 };
 
 const oat = product({

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { SessionInfo } from '@/lib/api/types';
 import { json, mockApi } from '@/testing/mock-api';
-import { renderPage, signInAs } from '@/testing/render';
+import { moduleCatalogue, renderPage, signInAs } from '@/testing/render';
 import { lastDays } from '../date-range';
 import { CompanyScans } from './company-scans';
 
@@ -15,6 +15,8 @@ const platformSession: SessionInfo = {
   csrfToken: 'csrf-test-token',
   allowedPaths: ['/', '/admin/dashboard', '/profile'],
   assignableRoles: [],
+  modules: [],
+  moduleCatalogue,
 };
 
 const loadCompanies = () =>
