@@ -79,7 +79,47 @@ pub fn service() -> OpenApiService<Apis, ()> {
         .url_prefix("/api")
 }
 
-/// The committed contract, as YAML.
+/// The committed contract, as YAML: the `/api` service's, with the public
+/// routes' (`super::public`) merged in: their paths, their schemas (a name
+/// both use must mean the same schema) and their tag.
 pub fn spec_yaml() -> String {
-    service().spec_yaml()
+    use serde_yaml::Value;
+    let parse = |yaml: String| serde_yaml::from_str::<Value>(&yaml).expect("a spec is YAML");
+    let mut doc = parse(service().spec_yaml());
+    let public = parse(super::public::service().spec_yaml());
+    for section in ["paths", "components.schemas"] {
+        let pick = |doc: &Value| -> Option<serde_yaml::Mapping> {
+            section
+                .split('.')
+                .try_fold(doc, |v, key| v.get(key))?
+                .as_mapping()
+                .cloned()
+        };
+        let Some(extra) = pick(&public) else { continue };
+        let target = section
+            .split('.')
+            .try_fold(&mut doc, |v, key| v.get_mut(key))
+            .and_then(Value::as_mapping_mut)
+            .expect("the /api spec has paths and schemas");
+        for (name, value) in extra {
+            if let Some(existing) = target.get(&name) {
+                assert_eq!(
+                    existing, &value,
+                    "{section}: {name:?} differs between the specs"
+                );
+            }
+            target.insert(name, value);
+        }
+    }
+    if let (Some(tags), Some(extra)) = (
+        doc.get_mut("tags").and_then(Value::as_sequence_mut),
+        public.get("tags").and_then(Value::as_sequence),
+    ) {
+        for tag in extra {
+            if !tags.iter().any(|t| t.get("name") == tag.get("name")) {
+                tags.push(tag.clone());
+            }
+        }
+    }
+    serde_yaml::to_string(&doc).expect("a spec serializes")
 }

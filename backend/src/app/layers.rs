@@ -19,6 +19,7 @@ const INFRASTRUCTURE: &[&str] = &[
     "audit",
     "config",
     "db",
+    "gs1",
     "http",
     "identity",
     "jobs",

@@ -28,6 +28,7 @@
 //! `accounts::Role`). `layers.rs` is the test that holds the rule.
 
 pub mod api;
+pub mod public;
 mod routes;
 
 #[cfg(test)]

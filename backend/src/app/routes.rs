@@ -79,7 +79,13 @@ pub fn routes(
 ) -> impl poem::Endpoint {
     let service = api::service();
     let docs = service.swagger_ui();
-    let spec = service.spec_endpoint_yaml();
+    // The whole contract: the API's and the public routes' (`api::spec_yaml`).
+    let spec_text = api::spec_yaml();
+    let spec = poem::endpoint::make_sync(move |_| {
+        poem::Response::builder()
+            .content_type("application/x-yaml")
+            .body(spec_text.clone())
+    });
     let frontend = state.settings.frontend_dir.clone();
     // API answers carry sessions and CSRF tokens: never stored by a cache.
     let api = service
@@ -115,17 +121,18 @@ pub fn routes(
             "max-age=63072000; includeSubDomains",
         );
     }
-    Route::new()
+    let mut route = Route::new()
         .nest("/api/docs", docs)
         .at("/api/openapi.yaml", spec)
         .nest("/api", api)
-        // GS1 Digital Link URIs of codes: the public resolver (issue 9).
-        .at("/01/*rest", poem::get(crate::scans::resolver::resolve))
-        // The scan page's review form.
-        .at("/r/review", poem::post(crate::reviews::public::add_review))
-        // The scan page's "share my place" (with the consumer's consent).
-        .at("/r/locate", poem::post(crate::scans::locate::locate))
-        .at("/r/scan.js", poem::get(crate::scans::page::script))
+        .at("/r/scan.js", poem::get(crate::scans::page::script));
+    // The public routes an app calls without signing in, as their contract
+    // describes them (`public.rs`): the resolver of GS1 Digital Link URIs
+    // (issue 9), the scan page's review form and its "share my place".
+    for (path, endpoint) in super::public::endpoints() {
+        route = route.at(path, endpoint);
+    }
+    route
         .nest("/", web_app)
         // Errors become answers here, so that they carry the headers too.
         .catch_all_error(|err| async move { err.into_response() })

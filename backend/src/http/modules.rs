@@ -48,7 +48,8 @@ pub const fn module_of(tag: &ApiTags) -> Option<&'static str> {
         | ApiTags::Users
         | ApiTags::Me
         | ApiTags::Organisation
-        | ApiTags::Platform => None,
+        | ApiTags::Platform
+        | ApiTags::Public => None,
         ApiTags::Products => Some("products"),
         ApiTags::Codes => Some("codes"),
         ApiTags::Labels => Some("labels"),
@@ -77,6 +78,7 @@ pub const TAGS: &[ApiTags] = &[
     ApiTags::Passports,
     ApiTags::Companies,
     ApiTags::BatchUpdates,
+    ApiTags::Public,
 ];
 
 /// The module of the operations tagged `name`: `Ok(None)` for a tag of no

@@ -8,10 +8,27 @@
 //! `json_response!` (`http::error`).
 
 use poem::{IntoResponse, Response};
-use poem_openapi::ApiResponse;
 use poem_openapi::payload::Json;
 use poem_openapi::registry::{MetaResponses, MetaSchemaRef, Registry};
 use poem_openapi::types::{ToJSON, Type};
+use poem_openapi::{ApiResponse, Object};
+
+/// What a public action (a review, a place shared from the scan page) did,
+/// in words to show the person, and a stable code (`added`, `placed`).
+#[derive(Object, Debug, Clone)]
+pub struct Notice {
+    pub message: String,
+    pub code: String,
+}
+
+impl Notice {
+    pub fn new(message: &str, code: &str) -> Self {
+        Self {
+            message: message.to_string(),
+            code: code.to_string(),
+        }
+    }
+}
 
 /// 200 with `T` as JSON, described by `T`'s doc comment.
 pub struct JsonOk<T>(pub T);

@@ -7,14 +7,18 @@ use chrono::Utc;
 use poem::http::{StatusCode, header};
 use poem::web::Data;
 use poem::{Body, Request, Response, handler};
+use poem_openapi::Object;
+use poem_openapi::types::ToJSON;
 use serde::Deserialize;
 use uuid::Uuid;
 
 use super::TokenKey;
 use super::store::{self, Added};
 use super::{rating, review_text};
+use crate::http::error::ErrorBody;
 use crate::http::guard::origin_of;
 use crate::http::rate_limit::RateLimiter;
+use crate::http::response::Notice;
 use crate::http::state::SharedState;
 use crate::scans::page;
 
@@ -25,22 +29,49 @@ pub struct ReviewLimiter(pub RateLimiter);
 /// The most a review request may carry.
 const MAX_BODY: usize = 8 * 1024;
 
-#[derive(Deserialize)]
+/// A consumer's review of the product they scanned, as an app sends it
+/// (the scan page's form posts the same fields, `rating` as text).
+#[derive(Object, Deserialize, Debug)]
+pub struct ReviewRequest {
+    /// The `review_token` of the scan's answer.
+    pub token: String,
+    /// Stars, 1 to 5.
+    #[oai(validator(minimum(value = "1"), maximum(value = "5")))]
+    pub rating: i64,
+    /// What the consumer says: at most 1,000 characters, no control
+    /// characters but line breaks. Markup is kept as text.
+    #[oai(validator(max_length = 1000))]
+    #[serde(default)]
+    pub text: Option<String>,
+}
+
+/// The fields of a review, from JSON or the scan page's form.
 struct ReviewForm {
     token: String,
-    rating: serde_json::Value,
-    #[serde(default)]
+    rating: String,
     text: String,
 }
 
 fn answer(json: bool, status: StatusCode, code: &str, title: &str, message: &str) -> Response {
-    let builder = Response::builder()
+    let mut builder = Response::builder()
         .status(status)
         .header(header::CACHE_CONTROL, "no-store");
+    if status == StatusCode::TOO_MANY_REQUESTS {
+        builder = builder.header(header::RETRY_AFTER, "60");
+    }
     if json {
+        let body = if status.is_success() {
+            Notice::new(message, code).to_json()
+        } else {
+            ErrorBody {
+                error: message.to_string(),
+                code: code.to_string(),
+            }
+            .to_json()
+        };
         builder
             .content_type("application/json")
-            .body(serde_json::json!({"error": message, "code": code}).to_string())
+            .body(body.map(|b| b.to_string()).unwrap_or_default())
     } else {
         builder
             .content_type("text/html; charset=utf-8")
@@ -88,7 +119,13 @@ pub async fn add_review(
         );
     };
     let form: Option<ReviewForm> = if json {
-        serde_json::from_slice(&bytes).ok()
+        serde_json::from_slice::<ReviewRequest>(&bytes)
+            .ok()
+            .map(|r| ReviewForm {
+                token: r.token,
+                rating: r.rating.to_string(),
+                text: r.text.unwrap_or_default(),
+            })
     } else {
         serde_urlencoded::from_bytes::<Vec<(String, String)>>(&bytes)
             .ok()
@@ -102,7 +139,7 @@ pub async fn add_review(
                 };
                 ReviewForm {
                     token: field("token"),
-                    rating: serde_json::Value::String(field("rating")),
+                    rating: field("rating"),
                     text: field("text"),
                 }
             })
@@ -125,12 +162,7 @@ pub async fn add_review(
             "Too many reviews were sent from your network. Please wait a minute and try again.",
         );
     }
-    let rating_text = match &form.rating {
-        serde_json::Value::Number(n) => n.to_string(),
-        serde_json::Value::String(s) => s.clone(),
-        _ => String::new(),
-    };
-    let (stars, text) = match (rating(&rating_text), review_text(&form.text)) {
+    let (stars, text) = match (rating(&form.rating), review_text(&form.text)) {
         (Ok(stars), Ok(text)) => (stars, text),
         (Err(message), _) | (_, Err(message)) => {
             return refused(json, StatusCode::BAD_REQUEST, "invalid_input", &message);

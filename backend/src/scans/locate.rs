@@ -13,12 +13,16 @@ use chrono::Utc;
 use poem::http::{StatusCode, header};
 use poem::web::Data;
 use poem::{Body, Request, Response, handler};
+use poem_openapi::Object;
+use poem_openapi::types::ToJSON;
 use reverse_geocoder::ReverseGeocoder;
 use serde::Deserialize;
 
 use super::{Place, store};
+use crate::http::error::ErrorBody;
 use crate::http::guard::origin_of;
 use crate::http::rate_limit::RateLimiter;
+use crate::http::response::Notice;
 use crate::http::state::SharedState;
 use crate::reviews::TokenKey;
 
@@ -32,22 +36,43 @@ static PLACES: OnceLock<ReverseGeocoder> = OnceLock::new();
 /// How long after a scan its place may be given.
 const LOCATE_HOURS: i64 = 24;
 
-#[derive(Deserialize)]
-struct Position {
-    token: String,
-    lat: f64,
-    lon: f64,
+/// Where the consumer is, shared from the scan page with their consent
+/// (their browser's position).
+#[derive(Object, Deserialize, Debug)]
+pub struct LocateRequest {
+    /// The `review_token` of the scan's answer (at most 24 hours old).
+    pub token: String,
+    /// Latitude in degrees, -90 to 90.
+    #[oai(validator(minimum(value = "-90"), maximum(value = "90")))]
+    pub lat: f64,
+    /// Longitude in degrees, -180 to 180.
+    #[oai(validator(minimum(value = "-180"), maximum(value = "180")))]
+    pub lon: f64,
     /// The browser's accuracy, in metres.
+    #[oai(validator(minimum(value = "0")))]
     #[serde(default)]
-    accuracy: Option<f64>,
+    pub accuracy: Option<f64>,
+}
+
+fn respond(status: StatusCode, body: &impl ToJSON) -> Response {
+    let mut builder = Response::builder()
+        .status(status)
+        .content_type("application/json")
+        .header(header::CACHE_CONTROL, "no-store");
+    if status == StatusCode::TOO_MANY_REQUESTS {
+        builder = builder.header(header::RETRY_AFTER, "60");
+    }
+    builder.body(body.to_json().map(|b| b.to_string()).unwrap_or_default())
 }
 
 fn answer(status: StatusCode, code: &str, message: &str) -> Response {
-    Response::builder()
-        .status(status)
-        .content_type("application/json")
-        .header(header::CACHE_CONTROL, "no-store")
-        .body(serde_json::json!({"error": message, "code": code}).to_string())
+    respond(
+        status,
+        &ErrorBody {
+            error: message.to_string(),
+            code: code.to_string(),
+        },
+    )
 }
 
 /// The place of a position: the nearest GeoNames place, the position
@@ -97,7 +122,7 @@ pub async fn locate(
             "The request is too large.",
         );
     };
-    let Ok(position) = serde_json::from_slice::<Position>(&bytes) else {
+    let Ok(position) = serde_json::from_slice::<LocateRequest>(&bytes) else {
         return answer(
             StatusCode::BAD_REQUEST,
             "invalid_input",
@@ -138,18 +163,22 @@ pub async fn locate(
         );
     };
     match save(state, tenant_id, scan_id, &position).await {
-        Ok(true) => Response::builder()
-            .status(StatusCode::OK)
-            .content_type("application/json")
-            .header(header::CACHE_CONTROL, "no-store")
-            .body(
-                serde_json::json!({"message": "Thank you: your place was added to this scan.", "code": "placed"})
-                    .to_string(),
-            ),
-        Ok(false) => answer(StatusCode::CONFLICT, "conflict", "This scan already has its place."),
+        Ok(true) => respond(
+            StatusCode::OK,
+            &Notice::new("Thank you: your place was added to this scan.", "placed"),
+        ),
+        Ok(false) => answer(
+            StatusCode::CONFLICT,
+            "conflict",
+            "This scan already has its place.",
+        ),
         Err(err) => {
             tracing::error!(error = ?err, "placing a scan failed");
-            answer(StatusCode::SERVICE_UNAVAILABLE, "unavailable", "Your place cannot be saved right now.")
+            answer(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "Your place cannot be saved right now.",
+            )
         }
     }
 }
@@ -158,7 +187,7 @@ async fn save(
     state: &SharedState,
     tenant_id: uuid::Uuid,
     scan_id: i64,
-    position: &Position,
+    position: &LocateRequest,
 ) -> anyhow::Result<bool> {
     let Some(tenant) = crate::tenants::store::active_tenant(&state.db.platform, tenant_id).await?
     else {

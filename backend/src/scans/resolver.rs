@@ -15,6 +15,8 @@ use chrono::Utc;
 use poem::http::{Method, StatusCode, header};
 use poem::web::Data;
 use poem::{Request, Response, handler};
+use poem_openapi::Object;
+use poem_openapi::types::ToJSON;
 use serde::Serialize;
 use uuid::Uuid;
 
@@ -25,6 +27,7 @@ use super::page::{self, ProductReviews, ScanView};
 use super::store;
 use super::{AgentClass, DigitalLink, Place, Verdict, classify_agent};
 use crate::codes::Serial;
+use crate::http::input::IsoDate;
 use crate::http::rate_limit::RateLimiter;
 use crate::http::state::SharedState;
 use crate::reviews::TokenKey;
@@ -44,50 +47,59 @@ struct Resolver<'a> {
     review_key: &'a TokenKey,
 }
 
-#[derive(Serialize)]
-struct ProductJson<'a> {
-    name: &'a str,
-    gtin: &'a str,
-    skuid: &'a str,
+/// The product a resolved code belongs to.
+#[derive(Object, Debug)]
+pub struct ScannedProduct {
+    pub name: String,
+    /// GTIN-14.
+    pub gtin: String,
+    /// The brand's stock-keeping unit.
+    pub skuid: String,
 }
 
-/// The JSON answer: `{verdict, product, lot?, expiry?, expired?,
-/// scans_before, review_token?, batch?, manufacturer?}`.
-#[derive(Serialize)]
-struct VerdictJson<'a> {
-    verdict: Verdict,
-    product: Option<ProductJson<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    lot: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    expiry: Option<String>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    expired: bool,
-    scans_before: i64,
-    /// For `POST /r/review` (a person's scan of a real code only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    review_token: Option<&'a str>,
+/// The resolver's verdict on a code, for an app (`Accept: application/json`);
+/// people get the scan page with the same facts.
+#[derive(Object, Debug)]
+#[oai(skip_serializing_if_is_none)]
+pub struct ScanAnswer {
+    /// `genuine`, `suspicious` (a real code scanned against the brand's
+    /// rules: it may have been copied) or `not_recognised`.
+    pub verdict: Verdict,
+    /// The code's product; absent when the code is not recognised.
+    pub product: Option<ScannedProduct>,
+    /// The code's lot (GS1 AI 10), if it has one.
+    pub lot: Option<String>,
+    /// The expiry date (the batch's when a batch update gave one).
+    pub expiry: Option<IsoDate>,
+    /// Present, and true, once the expiry date has passed.
+    pub expired: Option<bool>,
+    /// How often the code was scanned before this scan.
+    pub scans_before: i64,
+    /// For `POST /r/review` and `POST /r/locate` (a person's scan of a real
+    /// code only; valid for 30 days, and 24 hours for a place).
+    pub review_token: Option<String>,
     /// The Schedule H2 batch data a batch update gave the code (the
     /// pharmaceutical clients' codes); `expiry` is then the batch's.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    batch: Option<BatchJson<'a>>,
+    pub batch: Option<ScannedBatch>,
     /// The product's company (the pharmaceutical clients' products).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    manufacturer: Option<ManufacturerJson<'a>>,
+    pub manufacturer: Option<Manufacturer>,
 }
 
-#[derive(Serialize)]
-struct BatchJson<'a> {
-    number: &'a str,
-    manufactured_on: Option<String>,
-    expires_on: Option<String>,
-    licence_number: Option<&'a str>,
+/// A pharmaceutical pack's batch (Schedule H2).
+#[derive(Object, Debug)]
+#[oai(skip_serializing_if_is_none)]
+pub struct ScannedBatch {
+    pub number: String,
+    pub manufactured_on: Option<IsoDate>,
+    pub expires_on: Option<IsoDate>,
+    pub licence_number: Option<String>,
 }
 
-#[derive(Serialize)]
-struct ManufacturerJson<'a> {
-    name: &'a str,
-    address: &'a str,
+/// The company that made a pharmaceutical client's product.
+#[derive(Object, Debug)]
+pub struct Manufacturer {
+    pub name: String,
+    pub address: String,
 }
 
 fn wants_json(req: &Request) -> bool {
@@ -110,6 +122,11 @@ fn json(status: StatusCode, body: &impl Serialize) -> Response {
         .content_type("application/json")
         .header(header::CACHE_CONTROL, "no-store")
         .body(serde_json::to_vec(body).unwrap_or_default())
+}
+
+/// A contract type as JSON (its `ToJSON`, which its schema describes).
+fn json_of(status: StatusCode, body: &impl ToJSON) -> Response {
+    json(status, &body.to_json())
 }
 
 /// A 400 or 429 in the form the client asked for.
@@ -571,34 +588,32 @@ fn respond(req: &Request, link: &DigitalLink, outcome: &Outcome) -> Response {
     let expired = expiry.is_some_and(|d| d < today);
     let expiry_text = expiry.map(|d| d.format("%Y-%m-%d").to_string());
     if wants_json(req) {
-        return json(
+        return json_of(
             StatusCode::OK,
-            &VerdictJson {
+            &ScanAnswer {
                 verdict: outcome.verdict,
-                product: code.map(|c| ProductJson {
-                    name: &c.product_name,
-                    gtin: &c.gtin,
-                    skuid: &c.skuid,
+                product: code.map(|c| ScannedProduct {
+                    name: c.product_name.clone(),
+                    gtin: c.gtin.clone(),
+                    skuid: c.skuid.clone(),
                 }),
-                lot: code.and_then(|c| c.lot_number.as_deref()),
-                expiry: expiry_text,
-                expired,
+                lot: code.and_then(|c| c.lot_number.clone()),
+                expiry: expiry.map(IsoDate),
+                expired: expired.then_some(true),
                 scans_before: outcome.scans_before,
-                review_token: outcome.review_token.as_deref(),
+                review_token: outcome.review_token.clone(),
                 batch: batch.and_then(|b| {
-                    Some(BatchJson {
-                        number: b.batch_number.as_deref()?,
-                        manufactured_on: b
-                            .manufactured_on
-                            .map(|d| d.format("%Y-%m-%d").to_string()),
-                        expires_on: b.expires_on.map(|d| d.format("%Y-%m-%d").to_string()),
-                        licence_number: b.licence_number.as_deref(),
+                    Some(ScannedBatch {
+                        number: b.batch_number.clone()?,
+                        manufactured_on: b.manufactured_on.map(IsoDate),
+                        expires_on: b.expires_on.map(IsoDate),
+                        licence_number: b.licence_number.clone(),
                     })
                 }),
                 manufacturer: outcome.pack.as_ref().and_then(|p| {
-                    Some(ManufacturerJson {
-                        name: p.manufacturer.as_deref()?,
-                        address: p.manufacturer_address.as_deref()?,
+                    Some(Manufacturer {
+                        name: p.manufacturer.clone()?,
+                        address: p.manufacturer_address.clone()?,
                     })
                 }),
             },

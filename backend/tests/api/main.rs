@@ -26,6 +26,7 @@ mod organisation;
 mod passports;
 mod product_images;
 mod products;
+mod public_contract;
 mod reviews;
 mod scans;
 mod server;

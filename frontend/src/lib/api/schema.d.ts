@@ -1271,6 +1271,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/01/{gtin}/21/{serial}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check a code (a scan)
+         * @description The GS1 Digital Link of a code, as its QR code carries it. Send `Accept: application/json` for this JSON answer; without it, a person's browser gets the scan page (HTML) with the same facts. Each call is a scan: it is counted, and a code scanned against the brand's rules turns `suspicious`. `?linkType=all` answers the resolver's links (an RFC 9264 linkset, `application/linkset+json`) and `?linkType=gs1:dpp` the product's public passport; neither records a scan. Each network may check a limited number of links a minute (429 beyond it), except a genuine code's first scan.
+         */
+        get: operations["resolveCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/01/{gtin}/10/{lot}/21/{serial}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check a code of a lot (a scan)
+         * @description The GS1 Digital Link of a code, as its QR code carries it. Send `Accept: application/json` for this JSON answer; without it, a person's browser gets the scan page (HTML) with the same facts. Each call is a scan: it is counted, and a code scanned against the brand's rules turns `suspicious`. `?linkType=all` answers the resolver's links (an RFC 9264 linkset, `application/linkset+json`) and `?linkType=gs1:dpp` the product's public passport; neither records a scan. Each network may check a limited number of links a minute (429 beyond it), except a genuine code's first scan.
+         */
+        get: operations["resolveLotCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/r/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review the product of a scan
+         * @description One review per scan, with the `review_token` of the scan's answer as the proof that a person scanned a real code. An app sends JSON and gets JSON; the scan page posts the same fields as a form and gets a page (HTML) back. A request with an `Origin` header of another site is refused. Each network may send 10 reviews a minute.
+         */
+        post: operations["addReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/r/locate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share where a scan happened
+         * @description With the consumer's consent, their browser's position places the scan (to the nearest town, rounded to about a kilometre; nothing more precise is kept). Once per scan, within 24 hours of it. A request with an `Origin` header of another site is refused.
+         */
+        post: operations["locateScan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3400,6 +3480,129 @@ export interface components {
          * @enum {string}
          */
         Visibility: "public" | "restricted";
+        /**
+         * LocateRequest
+         * @description Where the consumer is, shared from the scan page with their consent
+         *     (their browser's position).
+         */
+        LocateRequest: {
+            /** @description The `review_token` of the scan's answer (at most 24 hours old). */
+            token: string;
+            /**
+             * Format: double
+             * @description Latitude in degrees, -90 to 90.
+             */
+            lat: number;
+            /**
+             * Format: double
+             * @description Longitude in degrees, -180 to 180.
+             */
+            lon: number;
+            /**
+             * Format: double
+             * @description The browser's accuracy, in metres.
+             */
+            accuracy?: number;
+        };
+        /**
+         * Manufacturer
+         * @description The company that made a pharmaceutical client's product.
+         */
+        Manufacturer: {
+            name: string;
+            address: string;
+        };
+        /**
+         * Notice
+         * @description What a public action (a review, a place shared from the scan page) did,
+         *     in words to show the person, and a stable code (`added`, `placed`).
+         */
+        Notice: {
+            message: string;
+            code: string;
+        };
+        /**
+         * ReviewRequest
+         * @description A consumer's review of the product they scanned, as an app sends it
+         *     (the scan page's form posts the same fields, `rating` as text).
+         */
+        ReviewRequest: {
+            /** @description The `review_token` of the scan's answer. */
+            token: string;
+            /**
+             * Format: int64
+             * @description Stars, 1 to 5.
+             */
+            rating: number;
+            /**
+             * @description What the consumer says: at most 1,000 characters, no control
+             *     characters but line breaks. Markup is kept as text.
+             */
+            text?: string;
+        };
+        /**
+         * ScanAnswer
+         * @description The resolver's verdict on a code, for an app (`Accept: application/json`);
+         *     people get the scan page with the same facts.
+         */
+        ScanAnswer: {
+            /**
+             * @description `genuine`, `suspicious` (a real code scanned against the brand's
+             *     rules: it may have been copied) or `not_recognised`.
+             */
+            verdict: components["schemas"]["Verdict"] & unknown;
+            /** @description The code's product; absent when the code is not recognised. */
+            product?: components["schemas"]["ScannedProduct"] & unknown;
+            /** @description The code's lot (GS1 AI 10), if it has one. */
+            lot?: string;
+            /**
+             * Format: date
+             * @description The expiry date (the batch's when a batch update gave one).
+             */
+            expiry?: string;
+            /** @description Present, and true, once the expiry date has passed. */
+            expired?: boolean;
+            /**
+             * Format: int64
+             * @description How often the code was scanned before this scan.
+             */
+            scans_before: number;
+            /**
+             * @description For `POST /r/review` and `POST /r/locate` (a person's scan of a real
+             *     code only; valid for 30 days, and 24 hours for a place).
+             */
+            review_token?: string;
+            /**
+             * @description The Schedule H2 batch data a batch update gave the code (the
+             *     pharmaceutical clients' codes); `expiry` is then the batch's.
+             */
+            batch?: components["schemas"]["ScannedBatch"] & unknown;
+            /** @description The product's company (the pharmaceutical clients' products). */
+            manufacturer?: components["schemas"]["Manufacturer"] & unknown;
+        };
+        /**
+         * ScannedBatch
+         * @description A pharmaceutical pack's batch (Schedule H2).
+         */
+        ScannedBatch: {
+            number: string;
+            /** Format: date */
+            manufactured_on?: string;
+            /** Format: date */
+            expires_on?: string;
+            licence_number?: string;
+        };
+        /**
+         * ScannedProduct
+         * @description The product a resolved code belongs to.
+         */
+        ScannedProduct: {
+            name: string;
+            /** @description GTIN-14. */
+            gtin: string;
+            /** @description The brand's stock-keeping unit. */
+            skuid: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -9311,6 +9514,294 @@ export interface operations {
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resolveCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The GTIN (AI 01): 8, 12, 13 or 14 digits with a valid check digit. */
+                gtin: string;
+                /** @description The serial number (AI 21): 1 to 20 characters of GS1's set 82, percent-encoded. */
+                serial: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verdict on the code (`not_recognised` for a code no brand issued). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScanAnswer"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not a Digital Link the resolver reads (`invalid_link`): a GTIN with a wrong check digit, an empty or over-long serial, characters outside GS1's set. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many links from this network in a minute (`too_many_requests`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+            /** @description The code cannot be checked right now (`unavailable`); try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    resolveLotCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The GTIN (AI 01): 8, 12, 13 or 14 digits with a valid check digit. */
+                gtin: string;
+                /** @description The lot or batch number (AI 10): 1 to 20 characters of GS1's set 82, percent-encoded. */
+                lot: string;
+                /** @description The serial number (AI 21): 1 to 20 characters of GS1's set 82, percent-encoded. */
+                serial: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verdict on the code (`not_recognised` for a code no brand issued). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScanAnswer"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not a Digital Link the resolver reads (`invalid_link`): a GTIN with a wrong check digit, an empty or over-long serial, characters outside GS1's set. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many links from this network in a minute (`too_many_requests`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+            /** @description The code cannot be checked right now (`unavailable`); try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    addReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The review. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ReviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The review was saved (`added`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notice"];
+                    "text/html": string;
+                };
+            };
+            /** @description A rating outside 1 to 5, a text too long or with control characters (`invalid_input`), or a token that is not valid or has expired (`invalid_token`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+            /** @description Sent from another site (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+            /** @description This scan already has its review (`conflict`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+            /** @description Over 8 KiB (`too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many reviews from this network (`too_many_requests`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+            /** @description The review cannot be saved right now (`unavailable`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    locateScan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The position. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LocateRequest"];
+            };
+        };
+        responses: {
+            /** @description The scan was placed (`placed`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notice"];
+                };
+            };
+            /** @description Not a position (`invalid_input`), or a token that is not valid or over 24 hours old (`invalid_token`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sent from another site (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This scan already has its place (`conflict`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over 2 KiB (`too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many places from this network (`too_many_requests`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The place cannot be saved right now (`unavailable`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
