@@ -118,6 +118,8 @@ pub struct PlanModule {
     pub operations: Vec<String>,
 }
 
+/// The signed-in user, their CSRF token, the pages they may open, the roles
+/// they may give and their organisation's plan modules.
 #[derive(Object, Debug)]
 pub struct SessionResponse {
     pub user: SessionUser,

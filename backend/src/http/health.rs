@@ -15,6 +15,7 @@ use crate::http::tags::ApiTags;
 #[derive(Default)]
 pub struct HealthApi;
 
+/// The server's status.
 #[derive(Object, Debug)]
 pub struct Status {
     pub status: String,

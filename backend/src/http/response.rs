@@ -59,11 +59,36 @@ impl<T: ToJSON> IntoResponse for JsonOk<T> {
 fn description_of<T: Type>() -> &'static str {
     let mut registry = Registry::new();
     T::register(&mut registry);
-    let description = match T::schema_ref() {
-        MetaSchemaRef::Reference(name) => registry.schemas.get(&name).and_then(|s| s.description),
+    let described = |schema: &MetaSchemaRef| match schema {
+        MetaSchemaRef::Reference(name) => registry.schemas.get(name).and_then(|s| s.description),
         MetaSchemaRef::Inline(schema) => schema.description,
     };
-    description.unwrap_or_default()
+    let schema = T::schema_ref();
+    if let Some(description) = described(&schema) {
+        return description;
+    }
+    // A list: described by its items ("A list, each: ..."), once per type.
+    let item = match &schema {
+        MetaSchemaRef::Inline(schema) => schema.items.as_deref().and_then(described),
+        MetaSchemaRef::Reference(_) => None,
+    };
+    item.map_or("", list_of)
+}
+
+/// "A list, each: {item}", made once per item description for the
+/// `&'static str` the contract's metadata takes.
+fn list_of(item: &'static str) -> &'static str {
+    static LISTS: std::sync::Mutex<Vec<(&'static str, &'static str)>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut lists = LISTS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, list)) = lists.iter().find(|(i, _)| *i == item) {
+        return list;
+    }
+    let list: &'static str = Box::leak(format!("A list, each: {item}").into_boxed_str());
+    lists.push((item, list));
+    list
 }
 
 #[cfg(test)]

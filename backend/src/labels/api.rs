@@ -49,11 +49,13 @@ pub struct NewPrintJob {
     pub format: PrintFormat,
 }
 
+/// The organisation's label templates.
 #[derive(Object, Debug)]
 pub struct LabelTemplateList {
     pub templates: Vec<LabelTemplate>,
 }
 
+/// The organisation's print jobs, newest first.
 #[derive(Object, Debug)]
 pub struct PrintJobList {
     pub jobs: Vec<PrintJob>,

@@ -34,6 +34,7 @@ pub struct Usage {
     pub limit: i64,
 }
 
+/// The signed-in user's organisation.
 #[derive(Object, Debug)]
 pub struct Organisation {
     #[oai(rename = "clientId")]

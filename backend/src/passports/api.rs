@@ -120,6 +120,7 @@ pub struct PassportSummary {
     pub lots: Vec<LotPassportSummary>,
 }
 
+/// The organisation's passports, newest first.
 #[derive(Object, Debug)]
 pub struct PassportList {
     pub products: Vec<PassportSummary>,

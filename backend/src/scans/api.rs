@@ -78,6 +78,8 @@ pub struct BrandScansData {
     pub qr_codes_remaining: i64,
 }
 
+/// The brand's scans in the spec's shape: its most scanned codes, scans by
+/// place and by product, codes generated and `qr_codes_remaining`.
 #[derive(Object, Debug)]
 pub struct BrandScans {
     pub data: BrandScansData,
@@ -189,6 +191,7 @@ pub struct SessionDay {
     pub session_scans: i64,
 }
 
+/// Consumer sessions on the organisation's scan pages, per day.
 #[derive(Object, Debug)]
 pub struct SessionsDataAnswer {
     pub data: SessionsData,
@@ -218,6 +221,8 @@ pub struct UsersDay {
     pub returning_consumers: i64,
 }
 
+/// Consumers who scanned the organisation's codes, new and returning, per
+/// day.
 #[derive(Object, Debug)]
 pub struct UsersDataAnswer {
     pub data: UsersData,

@@ -28,7 +28,7 @@ use crate::trimmed_plain_text_pattern;
 pub use crate::tenancy::{Ident, TenantKind, TenantRef};
 pub use onboard::{FirstAccount, Onboarding, PreparedTenant, onboard, schema_for};
 
-// A tenant as platform admins see it.
+/// A tenant as platform admins see it.
 #[derive(Object, Debug, sqlx::FromRow)]
 pub struct Tenant {
     pub id: Uuid,

@@ -22,6 +22,7 @@ use crate::http::tags::ApiTags;
 #[derive(Default)]
 pub struct MeApi;
 
+/// The signed-in user's own profile.
 #[derive(Object, Debug)]
 pub struct Profile {
     pub id: Uuid,
@@ -71,6 +72,7 @@ impl Theme {
     }
 }
 
+/// The signed-in user's preferences (language, landing page, theme, ...).
 #[derive(Object, Debug, Clone)]
 pub struct Preferences {
     pub theme: Theme,

@@ -1635,7 +1635,11 @@ export interface components {
             name: string;
             value: boolean;
         };
-        /** BrandScans */
+        /**
+         * BrandScans
+         * @description The brand's scans in the spec's shape: its most scanned codes, scans by
+         *     place and by product, codes generated and `qr_codes_remaining`.
+         */
         BrandScans: {
             data: components["schemas"]["BrandScansData"];
         };
@@ -2232,7 +2236,10 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** LabelTemplateList */
+        /**
+         * LabelTemplateList
+         * @description The organisation's label templates.
+         */
         LabelTemplateList: {
             templates: components["schemas"]["LabelTemplate"][];
         };
@@ -2478,7 +2485,10 @@ export interface components {
             operator_id?: string;
             contact?: string;
         };
-        /** Organisation */
+        /**
+         * Organisation
+         * @description The signed-in user's organisation.
+         */
         Organisation: {
             clientId: string;
             /**
@@ -2624,7 +2634,10 @@ export interface components {
              */
             recycling: components["schemas"]["RecyclingSection"] & unknown;
         };
-        /** PassportList */
+        /**
+         * PassportList
+         * @description The organisation's passports, newest first.
+         */
         PassportList: {
             products: components["schemas"]["PassportSummary"][];
             /** @description The fields that count towards completeness. */
@@ -2700,7 +2713,10 @@ export interface components {
             name: string;
             operations: string[];
         };
-        /** Preferences */
+        /**
+         * Preferences
+         * @description The signed-in user's preferences (language, landing page, theme, ...).
+         */
         Preferences: {
             theme: components["schemas"]["Theme"];
             /** @description The page to open after signing in, e.g. `/` or `/products`. */
@@ -2752,7 +2768,10 @@ export interface components {
             /** Format: date-time */
             finished_at?: string;
         };
-        /** PrintJobList */
+        /**
+         * PrintJobList
+         * @description The organisation's print jobs, newest first.
+         */
         PrintJobList: {
             jobs: components["schemas"]["PrintJob"][];
         };
@@ -2874,7 +2893,10 @@ export interface components {
             /** Format: int64 */
             scans: number;
         };
-        /** Profile */
+        /**
+         * Profile
+         * @description The signed-in user's own profile.
+         */
         Profile: {
             /** Format: uuid */
             id: string;
@@ -3192,7 +3214,11 @@ export interface components {
             /** Format: int64 */
             session_scans: number;
         };
-        /** SessionResponse */
+        /**
+         * SessionResponse
+         * @description The signed-in user, their CSRF token, the pages they may open, the roles
+         *     they may give and their organisation's plan modules.
+         */
         SessionResponse: {
             user: components["schemas"]["SessionUser"];
             csrfToken: string;
@@ -3262,7 +3288,10 @@ export interface components {
             average_scans_per_session: number;
             by_day: components["schemas"]["SessionDay"][];
         };
-        /** SessionsDataAnswer */
+        /**
+         * SessionsDataAnswer
+         * @description Consumer sessions on the organisation's scan pages, per day.
+         */
         SessionsDataAnswer: {
             data: components["schemas"]["SessionsData"];
         };
@@ -3271,7 +3300,10 @@ export interface components {
          * @enum {string}
          */
         SheetKind: "single" | "a4_3x8" | "a4_l7163" | "letter_5160" | "letter_5163";
-        /** Status */
+        /**
+         * Status
+         * @description The server's status.
+         */
         Status: {
             status: string;
         };
@@ -3312,7 +3344,10 @@ export interface components {
          * @enum {string}
          */
         SymbologyKind: "qr" | "datamatrix";
-        /** Tenant */
+        /**
+         * Tenant
+         * @description A tenant as platform admins see it.
+         */
         Tenant: {
             /** Format: uuid */
             id: string;
@@ -3453,7 +3488,11 @@ export interface components {
             consumer_days: number;
             by_day: components["schemas"]["UsersDay"][];
         };
-        /** UsersDataAnswer */
+        /**
+         * UsersDataAnswer
+         * @description Consumers who scanned the organisation's codes, new and returning, per
+         *     day.
+         */
         UsersDataAnswer: {
             data: components["schemas"]["UsersData"];
         };
@@ -3621,6 +3660,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The server's status. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3661,6 +3701,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The server's status. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3800,6 +3841,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description The signed-in user, their CSRF token, the pages they may open, the roles
+             *     they may give and their organisation's plan modules.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3900,6 +3945,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A list, each: An account as the API shows it to organisation admins. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4165,6 +4211,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The signed-in user's own profile. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4302,6 +4349,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The signed-in user's preferences (language, landing page, theme, ...). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4355,6 +4403,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The signed-in user's preferences (language, landing page, theme, ...). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4431,6 +4480,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The signed-in user's organisation. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4484,6 +4534,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The signed-in user's organisation. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4560,6 +4611,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A list, each: A tenant as platform admins see it. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4708,6 +4760,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A tenant as platform admins see it. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4798,6 +4851,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A tenant as platform admins see it. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4870,6 +4924,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A tenant as platform admins see it. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6560,6 +6615,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The organisation's label templates. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7079,6 +7135,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The organisation's print jobs, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7491,6 +7548,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description The brand's scans in the spec's shape: its most scanned codes, scans by
+             *     place and by product, codes generated and `qr_codes_remaining`.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7626,6 +7687,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Consumer sessions on the organisation's scan pages, per day. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7687,6 +7749,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description Consumers who scanned the organisation's codes, new and returning, per
+             *     day.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7878,6 +7944,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A list, each: A scan as platform admins see it. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8518,6 +8585,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The organisation's passports, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
