@@ -15,7 +15,7 @@ use uuid::Uuid;
 
 use crate::http::access::Access;
 use crate::http::error::ApiError;
-use crate::http::input::{TextRule, no_control_chars, plain_text};
+use crate::http::input::{TextRule, no_control_chars, plain_name, plain_text};
 use crate::http::operations::OperationId;
 use crate::tenants::TenantKind;
 use crate::{control_class, direction_mark_class, trimmed_plain_text_pattern, whitespace_class};
@@ -109,7 +109,7 @@ impl PersonName {
         if name.is_empty() {
             return Err(ApiError::invalid_input("Name is required."));
         }
-        plain_text("Name", name)?;
+        plain_name("Name", name)?;
         if name.chars().count() > 200 {
             return Err(ApiError::invalid_input(
                 "Name is too long (200 characters at most).",

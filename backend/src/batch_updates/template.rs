@@ -5,7 +5,7 @@ use rust_xlsxwriter::{Format, Workbook, XlsxError};
 
 use super::store::BatchSummary;
 use super::{BatchUpdate, COLUMNS, RowProblem, UpdateStatus};
-use crate::codes::csv_field;
+use crate::http::csv::field as safe;
 
 /// What each column takes, as the template's second sheet and the pages
 /// describe it.
@@ -63,15 +63,6 @@ fn build_xlsx() -> Result<Vec<u8>, XlsxError> {
         "Only the first sheet is read. Up to 1,000,000 rows per file; the header row is row 1.",
     )?;
     book.save_to_buffer()
-}
-
-/// A CSV cell that a spreadsheet will not run as a formula.
-fn safe(value: &str) -> String {
-    if value.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        csv_field(&format!("'{value}"))
-    } else {
-        csv_field(value)
-    }
 }
 
 /// An update's result: its problems, or the batches it assigned.

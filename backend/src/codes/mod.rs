@@ -324,7 +324,10 @@ impl CodeBase {
             .unwrap_or_default();
         Self {
             csv_head: format!("{gtin},"),
-            csv_middle: format!(",{},{expiry},", csv_field(lot.unwrap_or_default())),
+            csv_middle: format!(
+                ",{},{expiry},",
+                crate::http::csv::field(lot.unwrap_or_default())
+            ),
             uri_prefix,
         }
     }
@@ -352,18 +355,6 @@ impl CodeBase {
 
 /// The header line of a code CSV.
 pub const CSV_HEADER: &str = "gtin,serial,lot,expiry,uri\n";
-
-/// A CSV field, quoted when it holds a comma, a quote or a line break. (A
-/// lot number cannot start a spreadsheet formula with `=` or `@`, which GS1's
-/// character set lacks; codes files are data for printers, so a value is
-/// never altered.)
-pub fn csv_field(value: &str) -> String {
-    if value.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", value.replace('"', "\"\""))
-    } else {
-        value.to_string()
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -452,7 +443,5 @@ mod tests {
             no_lot.uri(Serial(0)),
             "http://localhost:8080/01/09506000134352/21/00000000000"
         );
-        assert_eq!(csv_field("-1"), "-1");
-        assert_eq!(csv_field("a\"b"), "\"a\"\"b\"");
     }
 }

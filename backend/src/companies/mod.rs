@@ -16,7 +16,7 @@ use poem_openapi::registry::MetaSchema;
 use uuid::Uuid;
 
 use crate::http::error::ApiError;
-use crate::http::input::{IsoDate, TextRule, plain_text};
+use crate::http::input::{IsoDate, TextRule, plain_name};
 use crate::trimmed_plain_text_pattern;
 
 /// A company as the API shows it.
@@ -191,7 +191,7 @@ impl CompanyName {
                 "name is required (200 characters at most).",
             ));
         }
-        plain_text("name", name)?;
+        plain_name("name", name)?;
         Ok(Self(name.to_string()))
     }
     pub fn as_str(&self) -> &str {
@@ -218,7 +218,7 @@ impl RegisteredAddress {
                 "registered_address is required (500 characters at most).",
             ));
         }
-        plain_text("registered_address", address)?;
+        plain_name("registered_address", address)?;
         Ok(Self(address.to_string()))
     }
     pub fn as_str(&self) -> &str {

@@ -315,6 +315,17 @@ impl EpcisApi {
                 errors,
             ));
         }
+        // PostgreSQL stores no NUL character in jsonb: a field holding one
+        // is named, not answered with a 500.
+        if let Some(pointer) = crate::http::input::nul_in_json(&doc) {
+            return Ok(refused(
+                "the document holds a NUL character, which cannot be stored",
+                vec![DocumentError::new(
+                    pointer,
+                    "This field holds a NUL character (\\u0000): remove it.",
+                )],
+            ));
+        }
         if doc.get("type").and_then(Value::as_str) != Some("EPCISDocument") {
             return Ok(refused(
                 "only an EPCISDocument can be captured",

@@ -43,10 +43,21 @@ macro_rules! direction_mark_class {
         r"\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
     };
 }
+/// Characters that show nothing: format characters and Unicode's other
+/// default-ignorable ones (soft hyphen, zero-width space and joiners, word
+/// joiner, invisible operators, fillers, variation selectors, the byte-order
+/// mark). [`is_invisible`] is the same set.
+#[macro_export]
+macro_rules! invisible_class {
+    () => {
+        r"\xad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u206a-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
+    };
+}
 
 /// A pattern for text that is trimmed, then must be 1 to `$max` characters
 /// (a literal, and `$inner` = `$max` - 2) without control characters or
-/// text-direction marks: names of people and organisations.
+/// text-direction marks, beginning and ending with a character that shows:
+/// names of people and organisations ([`plain_name`]'s rule).
 #[macro_export]
 macro_rules! trimmed_plain_text_pattern {
     ($inner:literal) => {
@@ -58,6 +69,7 @@ macro_rules! trimmed_plain_text_pattern {
             $crate::whitespace_class!(),
             $crate::control_class!(),
             $crate::direction_mark_class!(),
+            $crate::invisible_class!(),
             "]",
             "(?:[^",
             $crate::control_class!(),
@@ -69,6 +81,7 @@ macro_rules! trimmed_plain_text_pattern {
             $crate::whitespace_class!(),
             $crate::control_class!(),
             $crate::direction_mark_class!(),
+            $crate::invisible_class!(),
             "])?)",
             "[",
             $crate::whitespace_class!(),
@@ -282,6 +295,68 @@ pub fn plain_text(field: &str, value: &str) -> Result<(), ApiError> {
         )));
     }
     Ok(())
+}
+
+/// Whether `c` shows nothing ([`invisible_class!`]'s set).
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{34f}'
+            | '\u{115f}'
+            | '\u{1160}'
+            | '\u{17b4}'
+            | '\u{17b5}'
+            | '\u{180b}'..='\u{180f}'
+            | '\u{200b}'..='\u{200d}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{206a}'..='\u{206f}'
+            | '\u{3164}'
+            | '\u{fe00}'..='\u{fe0f}'
+            | '\u{feff}'
+            | '\u{ffa0}'
+    )
+}
+
+/// The rule of every name field (a person's, an organisation's, a
+/// template's, a company's, a product's...), applied to the name once
+/// trimmed: [`plain_text`], and it begins and ends with a character that
+/// shows, so that no name is made of zero-width or other invisible
+/// characters alone. Its pattern in the contract is
+/// `trimmed_plain_text_pattern!`, which says the same.
+pub fn plain_name(field: &str, trimmed: &str) -> Result<(), ApiError> {
+    plain_text(field, trimmed)?;
+    let edges = [trimmed.chars().next(), trimmed.chars().next_back()];
+    if edges.into_iter().flatten().any(is_invisible) {
+        return Err(ApiError::invalid_input(format!(
+            "{field} must begin and end with a visible character (not a zero-width or other invisible one)."
+        )));
+    }
+    Ok(())
+}
+
+/// The JSON pointer (RFC 6901) of the first string or key in `value` that
+/// holds a NUL character (`\u0000`), which PostgreSQL's `jsonb` and `text`
+/// cannot store: a JSON document taken as it is (an EPCIS capture) is
+/// checked with it and refused with a 400 naming the field, never a 500.
+pub fn nul_in_json(value: &serde_json::Value) -> Option<String> {
+    fn escape(key: &str) -> String {
+        key.replace('~', "~0").replace('/', "~1")
+    }
+    match value {
+        serde_json::Value::String(s) if s.contains('\0') => Some(String::new()),
+        serde_json::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| nul_in_json(v).map(|p| format!("/{i}{p}"))),
+        serde_json::Value::Object(map) => map.iter().find_map(|(k, v)| {
+            if k.contains('\0') {
+                return Some(format!("/{}", escape(k)));
+            }
+            nul_in_json(v).map(|p| format!("/{}{p}", escape(k)))
+        }),
+        _ => None,
+    }
 }
 
 /// An optional field of a request: absent means None, and null is refused
@@ -688,6 +763,69 @@ mod tests {
         assert_eq!(
             Optional::<Text<Word>>(None).parse_as("title").unwrap(),
             None
+        );
+    }
+
+    #[test]
+    fn a_name_must_show_and_its_pattern_says_so() {
+        let pattern = trimmed_plain_text_pattern!(18);
+        let schema = serde_json::json!({ "type": "string", "pattern": pattern });
+        let matches = jsonschema::validator_for(&schema).unwrap();
+        for invisible in [
+            "\u{feff}",
+            "\u{200b}\u{200b}",
+            "\u{2060}",
+            "\u{ad}",
+            "\u{3164}",
+            "\u{fe0f}",
+        ] {
+            for name in [
+                invisible.to_string(),
+                format!("{invisible}Bob"),
+                format!("Bob{invisible}"),
+            ] {
+                assert!(plain_name("Name", name.trim()).is_err(), "{name:?}");
+                assert!(!matches.is_valid(&serde_json::json!(name)), "{name:?}");
+            }
+        }
+        for name in ["Bob", "Zoë", "A\u{200d}B", "O'Brien & Co", "東京"] {
+            assert!(plain_name("Name", name).is_ok(), "{name:?}");
+            assert!(matches.is_valid(&serde_json::json!(name)), "{name:?}");
+        }
+        let err = plain_name("Name", "\u{feff}").unwrap_err();
+        assert!(err.message.contains("visible"), "{}", err.message);
+        // Every character of the pattern's class is one is_invisible knows,
+        // and the other way round (the BMP; the classes list no other plane).
+        for c in (0..=0xffff_u32).filter_map(char::from_u32) {
+            let alone = c.to_string();
+            if c.is_whitespace()
+                || c.is_control()
+                || c == '\u{61c}'
+                || ('\u{200e}'..='\u{200f}').contains(&c)
+                || ('\u{202a}'..='\u{202e}').contains(&c)
+                || ('\u{2066}'..='\u{2069}').contains(&c)
+            {
+                continue;
+            }
+            assert_eq!(
+                matches.is_valid(&serde_json::json!(alone)),
+                !is_invisible(c),
+                "U+{:04X}",
+                c as u32
+            );
+        }
+    }
+
+    #[test]
+    fn nul_characters_are_found_with_their_field() {
+        let doc = serde_json::json!({"a": [1, {"ex:note": "a\u{0}b"}], "b": "ok"});
+        assert_eq!(nul_in_json(&doc).as_deref(), Some("/a/1/ex:note"));
+        let key = serde_json::json!({"x/y": {"k\u{0}": 1}});
+        assert_eq!(nul_in_json(&key).as_deref(), Some("/x~1y/k\u{0}"));
+        assert_eq!(nul_in_json(&serde_json::json!({"a": ["\u{1}", 2]})), None);
+        assert_eq!(
+            nul_in_json(&serde_json::json!("\u{0}")).as_deref(),
+            Some("")
         );
     }
 }

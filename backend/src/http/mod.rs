@@ -5,6 +5,7 @@
 //! `#[OpenApi]` structs, routes and state, and starts the server.
 
 pub mod access;
+pub mod csv;
 pub mod error;
 pub mod guard;
 pub mod health;

@@ -22,7 +22,7 @@ use uuid::Uuid;
 
 use crate::codes::JobStatus;
 use crate::http::error::ApiError;
-use crate::http::input::{TextRule, plain_text};
+use crate::http::input::{TextRule, plain_name};
 use crate::trimmed_plain_text_pattern;
 use render::{A4Preset, LabelDesign, LetterPreset, Sheet, Symbology, TextFields};
 
@@ -177,7 +177,7 @@ impl TemplateName {
                 "name is required (100 characters at most).",
             ));
         }
-        plain_text("name", name)?;
+        plain_name("name", name)?;
         Ok(Self(name.to_string()))
     }
     pub fn as_str(&self) -> &str {

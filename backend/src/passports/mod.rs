@@ -35,7 +35,7 @@ use poem_openapi::types::{ParseFromJSON, ToJSON};
 use poem_openapi::{Enum, Object};
 
 use crate::http::error::ApiError;
-use crate::http::input::{Optional, OrDefault, ParseTextAs, Text, TextRule, plain_text};
+use crate::http::input::{Optional, OrDefault, ParseTextAs, Text, TextRule, plain_name};
 use crate::trimmed_plain_text_pattern;
 
 /// Who may see a field (or, as a section's `visibility`, the fields of the
@@ -66,7 +66,7 @@ impl ShortText {
                 "{field} must be 1 to 200 characters (leave it out for none)."
             )));
         }
-        plain_text(field, value)?;
+        plain_name(field, value)?;
         Ok(value.to_string())
     }
 }

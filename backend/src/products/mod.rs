@@ -22,7 +22,7 @@ use uuid::Uuid;
 
 use crate::gs1::{self, NumberError};
 use crate::http::error::ApiError;
-use crate::http::input::{IsoDate, Text, TextRule, plain_text};
+use crate::http::input::{IsoDate, Text, TextRule, plain_name};
 use crate::trimmed_plain_text_pattern;
 
 /// A product as the API shows it: the spec's fields, then ours.
@@ -218,7 +218,7 @@ impl Attributes {
                     "An attribute's name is required (60 characters at most).",
                 ));
             }
-            plain_text("An attribute's name", name)?;
+            plain_name("An attribute's name", name)?;
             if names.contains(&name.to_lowercase()) {
                 return Err(ApiError::invalid_input(format!(
                     "Two attributes are named '{name}'."
@@ -347,7 +347,7 @@ impl ProductName {
                 "product_name is required (200 characters at most).",
             ));
         }
-        plain_text("product_name", name)?;
+        plain_name("product_name", name)?;
         Ok(Self(name.to_string()))
     }
     pub fn as_str(&self) -> &str {
@@ -373,7 +373,7 @@ impl Category {
                 "category must be 1 to 100 characters (leave it out for none).",
             ));
         }
-        plain_text("category", category)?;
+        plain_name("category", category)?;
         Ok(Self(category.to_string()))
     }
     pub fn as_str(&self) -> &str {

@@ -62,19 +62,12 @@ pub struct ImportRow {
 
 /// Takes off the `'` the export put before a formula character.
 fn unprotect(value: &str) -> &str {
-    match value.strip_prefix('\'') {
-        Some(rest) if rest.starts_with(['=', '+', '-', '@']) => rest,
-        _ => value,
-    }
+    crate::http::csv::restored(value)
 }
 
 /// Puts a `'` before a value a spreadsheet would run as a formula.
 pub fn protect(value: &str) -> String {
-    if value.starts_with(['=', '+', '-', '@']) {
-        format!("'{value}")
-    } else {
-        value.to_string()
-    }
+    crate::http::csv::neutralised(value).into_owned()
 }
 
 /// The parsed value, or None with the parser's message recorded for the

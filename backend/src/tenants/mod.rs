@@ -22,7 +22,7 @@ use uuid::Uuid;
 use crate::audit::{self, Actor};
 use crate::auth::store as sessions;
 use crate::http::error::ApiError;
-use crate::http::input::{TextRule, plain_text};
+use crate::http::input::{TextRule, plain_name, plain_text};
 use crate::trimmed_plain_text_pattern;
 
 pub use crate::tenancy::{Ident, TenantKind, TenantRef};
@@ -180,7 +180,7 @@ impl OrganisationName {
                 "Organisation name is required (200 characters at most).",
             ));
         }
-        plain_text("Organisation name", name)?;
+        plain_name("Organisation name", name)?;
         Ok(Self(name.to_string()))
     }
     pub fn as_str(&self) -> &str {

@@ -853,3 +853,37 @@ async fn the_scan_page_shows_the_batch_data_and_warns_when_expired() {
     assert_eq!(old["expiry"], "2021-06-30");
     assert_eq!(old["expired"], true);
 }
+
+/// A batch number a spreadsheet would run as a formula is written
+/// neutralised in the update's result CSV (issue 20).
+#[tokio::test]
+async fn a_formula_batch_number_is_neutralised_in_the_result_csv() {
+    let app = TestApp::spawn().await;
+    let (a, admin) = client(&app, "clientA").await;
+    let g = gtin14();
+    let (serials, _) = codes(&app, &a, &g, Some("=B7+1"), 2).await;
+    let applied = run(
+        &admin,
+        "batch.csv",
+        csv(&good_rows(&serials, &g, "=B7+1")),
+        false,
+    )
+    .await;
+    assert_eq!(applied["status"], "applied", "{applied}");
+    assert_eq!(applied["batches"][0]["batch_number"], "=B7+1");
+    let id = applied["id"].as_str().unwrap();
+    let (status, _, result) =
+        download(&admin, &format!("/api/batch-updates/{id}/result.csv")).await;
+    assert_eq!(status, StatusCode::OK);
+    let result = String::from_utf8(result).unwrap();
+    assert!(
+        result.contains(&format!("{g},'=B7+1,2026-01-10,")),
+        "{result}"
+    );
+    assert!(
+        result
+            .lines()
+            .all(|l| l.split(',').all(|c| !c.starts_with(['=', '+', '-', '@']))),
+        "{result}"
+    );
+}

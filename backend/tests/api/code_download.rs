@@ -474,3 +474,46 @@ async fn another_clients_lots_never_leak() {
     .await;
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// A lot number a spreadsheet would run as a formula (GS1's character set
+/// allows `=`, `+` and `-`) is written neutralised in every code CSV: the
+/// job's `codes.csv`, the `codes.csv` in its ZIP and the bulk ZIP's CSVs;
+/// the Digital Link URIs stay exact (issue 20).
+#[tokio::test]
+async fn lot_numbers_are_never_formulas_in_code_csvs() {
+    let app = TestApp::spawn().await;
+    let (admin, _) = client_b(&app).await;
+    let product = create_product(&admin, "Formula", "FRM").await;
+    let lot = "-1+2=3";
+    let (job, _) = job_in_lot(&admin, &product.id, 3, lot).await;
+    let id = job["id"].as_str().unwrap();
+    let check = |csv: &str| {
+        let lines: Vec<&str> = csv.lines().skip(1).collect();
+        assert_eq!(lines.len(), 3, "{csv}");
+        for line in lines {
+            let cells: Vec<&str> = line.split(',').collect();
+            assert_eq!(cells[2], "'-1+2=3", "{line}");
+            assert!(cells[4].contains("/10/-1%2B2%3D3/21/"), "{line}");
+            assert!(
+                cells.iter().all(|c| !c.starts_with(['=', '+', '-', '@'])),
+                "{line}"
+            );
+        }
+    };
+    let (status, _, csv) = download(&admin, &format!("/api/code-jobs/{id}/codes.csv")).await;
+    assert_eq!(status, StatusCode::OK);
+    check(&String::from_utf8(csv).unwrap());
+    let (status, _, zip) = download(&admin, &format!("/api/code-jobs/{id}/codes.zip")).await;
+    assert_eq!(status, StatusCode::OK);
+    check(&unzip(zip)["codes.csv"]);
+    let lot_id = job["lot_id"].as_str().unwrap();
+    let (status, files) = bulk(&admin, &format!("lot_id={lot_id}")).await;
+    assert_eq!(status, StatusCode::OK, "{files:?}");
+    let csvs: Vec<&String> = files
+        .iter()
+        .filter(|(name, _)| name.ends_with(".csv"))
+        .map(|(_, csv)| csv)
+        .collect();
+    assert_eq!(csvs.len(), 1);
+    check(csvs[0]);
+}

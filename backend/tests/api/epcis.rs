@@ -720,3 +720,32 @@ async fn capture_is_size_capped_and_parallel_captures_store_an_event_once() {
     assert_eq!((created, conflicts), (1, 5), "{answers:?}");
     assert_eq!(app.rows(&brand, "epcis_events").await, 2);
 }
+
+/// A NUL character in an extension field (PostgreSQL's jsonb cannot store
+/// it) is a 400 that names the field, and nothing is stored (issue 20).
+#[tokio::test]
+async fn a_nul_character_is_refused_with_its_field() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (_, _, gtin14) = product(&admin).await;
+    let ids = [
+        "urn:uuid:6d4a3f1e-0000-4000-8000-0000000000a1",
+        "urn:uuid:6d4a3f1e-0000-4000-8000-0000000000a2",
+    ];
+    let mut doc = document(&gtin14, ids);
+    doc["epcisBody"]["eventList"][0]["ex:note"] = json!("a\u{0}b");
+    let (status, answer) = admin.post("/api/epcis/capture", doc).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+    assert_eq!(answer["code"], "invalid_epcis");
+    assert_eq!(
+        answer["errors"][0]["pointer"], "/epcisBody/eventList/0/ex:note",
+        "{answer}"
+    );
+    assert_eq!(app.rows(&brand, "epcis_events").await, 0);
+    // And the same document without it is captured.
+    let (status, answer) = admin
+        .post("/api/epcis/capture", document(&gtin14, ids))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+}

@@ -6,7 +6,7 @@ use brandops::tenants::TenantKind;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::helpers::{PASSWORD, TestApp};
+use crate::helpers::{PASSWORD, TestApp, unique};
 
 #[tokio::test]
 async fn control_characters_and_direction_marks_are_refused_by_field() {
@@ -269,4 +269,48 @@ async fn a_body_that_is_not_json_is_a_declared_415() {
             "{method} {path} does not declare 415"
         );
     }
+}
+
+/// Names made of characters that show nothing (a byte-order mark, a
+/// zero-width space) are refused for a user, a label template and a
+/// company, and nothing is stored (issue 20).
+#[tokio::test]
+async fn invisible_names_are_refused_everywhere() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let client = app.tenant_named("clientA", TenantKind::Client).await;
+    let client_admin = app.login(&client.admin).await;
+    let templates = app.rows(&brand, "label_templates").await;
+    for name in ["\u{feff}", "\u{200b}\u{200b}", " \u{2060} ", "\u{feff}Bob"] {
+        let email = format!("{}@{}.test", unique("inv"), brand.client_id.to_lowercase());
+        let (status, err) = admin
+            .post(
+                "/api/client-auth",
+                json!({"action": "adduser", "email": email, "name": name, "password": "password-1"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{name:?}: {err}");
+        assert!(err["error"].as_str().unwrap().contains("visible"), "{err}");
+        let design = json!({"width_mm": 60.0, "height_mm": 40.0, "symbology": "qr", "sheet": "single",
+            "fields": {"product_name": true, "gtin": true, "lot": true, "expiry": true, "serial": true},
+            "font_size_pt": 7, "margin_mm": 1.5});
+        let (status, err) = admin
+            .post(
+                "/api/label-templates",
+                json!({"name": name, "design": design}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{name:?}: {err}");
+        let (status, err) = client_admin
+            .post(
+                "/api/companies",
+                json!({"cin": "L24230MH1950PLC008311", "name": name,
+                       "registered_address": "Plot 12, MIDC, Andheri East, Mumbai 400093"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{name:?}: {err}");
+    }
+    assert_eq!(app.rows(&brand, "label_templates").await, templates);
+    assert_eq!(app.rows(&client, "companies").await, 0);
 }
