@@ -54,7 +54,7 @@ impl DomainData {
             gtin_holders: GtinHolders::default(),
             scan_writers: ScanWriters::default(),
             ip_places,
-            scan_limiter: ScanLimiter(RateLimiter::new(settings.scan_rate_per_minute)),
+            scan_limiter: ScanLimiter::new(settings.scan_rate_per_minute),
             locate_limiter: LocateLimiter(RateLimiter::new(settings.locate_rate_per_minute)),
             review_limiter: ReviewLimiter(RateLimiter::new(REVIEWS_PER_MINUTE)),
             review_key: TokenKey::derive(settings.db_role_secret.expose()),

@@ -245,24 +245,24 @@ impl AuthApi {
         let db = &state.db.platform;
         let account_key = throttle::account_key(&email);
         let address_key = ctx.ip.as_deref().map(throttle::address_key);
-        // An address many failures came from slows its sign-ins down. It
-        // refuses only accounts that have failures of their own: people
-        // behind the same proxy as an attacker are delayed, never locked out.
-        let address_lock = match &address_key {
-            Some(key) => store::throttle_locked_for(db, std::slice::from_ref(key)).await?,
-            None => None,
-        };
-        if let Some(secs) = address_lock {
-            if store::throttle_has_failures(db, &account_key).await? {
-                return Err(too_many_attempts(secs).into());
-            }
-            tokio::time::sleep(throttle::ADDRESS_DELAY).await;
+        let pair_key = throttle::pair_key(&email, ctx.ip.as_deref());
+        // Slowed down, never refused: an address many failures came from
+        // (people behind an attacker's proxy), and an account many
+        // failures were aimed at (its owner, from anywhere): each waits a
+        // fixed delay before its password is checked (ADR 0009).
+        let slow = [address_key.clone(), Some(account_key.clone())]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>();
+        if store::throttle_locked_for(db, &slow).await?.is_some() {
+            tokio::time::sleep(throttle::SLOW_DELAY).await;
         }
-        // The account counts this attempt before its password is checked, so
-        // parallel guesses cannot all slip in before the first failure is
-        // recorded.
+        // Refused only from where the failures came: this account from this
+        // address. The attempt is counted before its password is checked,
+        // so parallel guesses from one address cannot all slip in before
+        // the first failure is recorded.
         if let Some(secs) =
-            throttle::take_attempt(db, &account_key, throttle::ACCOUNT_THRESHOLD).await?
+            throttle::take_attempt(db, &pair_key, throttle::ACCOUNT_THRESHOLD).await?
         {
             return Err(too_many_attempts(secs).into());
         }
@@ -277,6 +277,8 @@ impl AuthApi {
                 if let Some(key) = &address_key {
                     store::throttle_record_failure(db, key, throttle::ADDRESS_THRESHOLD).await?;
                 }
+                store::throttle_record_failure(db, &account_key, throttle::ACCOUNT_THRESHOLD)
+                    .await?;
                 tracing::info!("sign-in failed");
                 return Err(ApiError::new(
                     StatusCode::UNAUTHORIZED,
@@ -295,6 +297,7 @@ impl AuthApi {
             .into());
         }
         store::throttle_clear(db, &account_key).await?;
+        store::throttle_clear(db, &pair_key).await?;
         // Rotate: a session this browser already had is ended, never reused.
         if let Some(old) = &ctx.session {
             store::delete_session(db, &old.id_hash).await?;

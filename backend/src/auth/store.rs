@@ -250,22 +250,6 @@ pub async fn throttle_save(
     Ok(())
 }
 
-/// Whether `key` has attempts counted in its current window.
-pub async fn throttle_has_failures<'e>(
-    db: impl PgExecutor<'e>,
-    key: &str,
-) -> Result<bool, sqlx::Error> {
-    sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM platform.login_throttle
-                        WHERE key = $1 AND failures > 0
-                          AND window_start >= now() - make_interval(secs => $2))",
-    )
-    .bind(key)
-    .bind(WINDOW_SECS)
-    .fetch_one(db)
-    .await
-}
-
 /// Seconds until the longest lock among `keys` ends, if any is locked.
 pub async fn throttle_locked_for<'e>(
     db: impl PgExecutor<'e>,

@@ -1,12 +1,21 @@
-//! Sign-in throttling rules, per account and per client address.
+//! Sign-in throttling rules (ADR 0009): refused only where the failures
+//! came from, slowed down everywhere else.
 //!
-//! Failures are counted in a 15-minute window. Past a threshold each further
-//! failure locks the key for a delay (30 s, then doubling), capped at 15
-//! minutes, and the lock always expires: an attacker can slow a victim's
-//! sign-in down but never lock them out for good. A successful sign-in clears
-//! the account key. A locked address refuses only accounts with failures of
-//! their own and delays the others, so that nobody can lock every user behind
-//! a shared proxy out. The counting itself is SQL, in `store.rs`.
+//! Failures are counted in a 15-minute window, on three keys:
+//! - the account *from one address* ([`pair_key`]): past 5 failures each
+//!   further attempt locks it for a delay (30 s, then doubling, capped at 15
+//!   minutes), and while it is locked that address is refused for that
+//!   account, the right password included;
+//! - the account, from anywhere ([`account_key`]): past 5 failures, every
+//!   sign-in of the account waits [`SLOW_DELAY`] before its password is
+//!   checked, and is never refused, so a stranger who knows an admin's email
+//!   cannot lock them out, however long they keep trying;
+//! - the address, for any account ([`address_key`]): past 30 failures its
+//!   sign-ins wait [`SLOW_DELAY`] too, and are never refused, so one
+//!   attacker behind an office's proxy does not lock out the office.
+//!
+//! A successful sign-in clears the account's key and its key from that
+//! address. Locks always expire. The counting itself is SQL, in `store.rs`.
 
 pub const WINDOW_SECS: f64 = 15.0 * 60.0;
 pub const MAX_LOCK_SECS: f64 = 15.0 * 60.0;
@@ -14,9 +23,9 @@ pub const MAX_LOCK_SECS: f64 = 15.0 * 60.0;
 pub const ACCOUNT_THRESHOLD: i32 = 5;
 /// Failures per address before delays start (an office shares one address).
 pub const ADDRESS_THRESHOLD: i32 = 30;
-/// How long a sign-in from a locked address waits when its account has no
-/// failures of its own (instead of being refused).
-pub const ADDRESS_DELAY: std::time::Duration = std::time::Duration::from_secs(2);
+/// How long a sign-in waits before its password is checked when its account
+/// or its address had many failures (instead of being refused).
+pub const SLOW_DELAY: std::time::Duration = std::time::Duration::from_secs(2);
 
 pub fn account_key(email: &str) -> String {
     format!("account:{}", email.trim().to_lowercase())
@@ -24,6 +33,12 @@ pub fn account_key(email: &str) -> String {
 
 pub fn address_key(ip: &str) -> String {
     format!("ip:{ip}")
+}
+
+/// The account from one address (`unknown` when the address is not
+/// known).
+pub fn pair_key(email: &str, ip: Option<&str>) -> String {
+    format!("{}|ip:{}", account_key(email), ip.unwrap_or("unknown"))
 }
 
 /// An account key's counter, as read under a row lock.

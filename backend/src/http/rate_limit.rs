@@ -27,6 +27,23 @@ struct Generations {
     previous: HashMap<IpAddr, Bucket>,
 }
 
+/// The bucket an address counts in: an IPv4 address (an IPv4-mapped IPv6
+/// one too) as it is, an IPv6 address by its /64, the block one site or
+/// household gets, so that a client cannot walk through the addresses of
+/// its own prefix for fresh buckets.
+fn bucket_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
+    }
+}
+
 /// A handle: clones share the buckets.
 #[derive(Clone)]
 pub struct RateLimiter {
@@ -50,7 +67,9 @@ impl RateLimiter {
     }
 
     fn allow_at(&self, ip: Option<IpAddr>, now: Instant) -> bool {
-        let Some(ip) = ip else { return true };
+        let Some(ip) = ip.map(bucket_key) else {
+            return true;
+        };
         // Each change is a few map operations: a poisoned lock is usable.
         let mut g = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
         let capacity = self.per_minute;
@@ -115,5 +134,26 @@ mod tests {
         }
         let g = limiter.buckets.lock().unwrap();
         assert!(g.current.len() <= MAX_TRACKED && g.previous.len() <= MAX_TRACKED);
+    }
+
+    #[test]
+    fn ipv6_addresses_share_their_64s_bucket() {
+        let limiter = RateLimiter::new(2);
+        let now = Instant::now();
+        let a: IpAddr = "2001:db8:1:2::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:ffff:ffff:ffff:ffff".parse().unwrap();
+        let other: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert!(limiter.allow_at(Some(a), now));
+        assert!(limiter.allow_at(Some(b), now));
+        assert!(!limiter.allow_at(Some(a), now), "the /64 has spent its two");
+        assert!(
+            limiter.allow_at(Some(other), now),
+            "another /64 has its own"
+        );
+        let mapped: IpAddr = "::ffff:198.51.100.9".parse().unwrap();
+        let v4: IpAddr = "198.51.100.9".parse().unwrap();
+        assert!(limiter.allow_at(Some(mapped), now));
+        assert!(limiter.allow_at(Some(v4), now));
+        assert!(!limiter.allow_at(Some(v4), now), "mapped and plain are one");
     }
 }

@@ -33,9 +33,39 @@ use crate::http::state::SharedState;
 use crate::reviews::TokenKey;
 use crate::tenants::TenantKind;
 
-/// The links one address may open per minute (`SCAN_RATE_PER_MINUTE`).
+/// The links one address may open per minute: people's
+/// (`SCAN_RATE_PER_MINUTE`), and, in a bucket of their own, bots' and link
+/// previews' ([`BOT_RATE_FACTOR`] times as many). Every answer of the
+/// resolver takes a token, its links (`linkType=all`) and its passport
+/// (`linkType=gs1:dpp`) too; over the limit only a person's first scan of a
+/// genuine code is answered.
 #[derive(Clone)]
-pub struct ScanLimiter(pub RateLimiter);
+pub struct ScanLimiter {
+    people: RateLimiter,
+    bots: RateLimiter,
+}
+
+/// How many more links a minute bots and previews may open than people:
+/// crawlers and chat apps' link previews come in bursts from one address.
+pub const BOT_RATE_FACTOR: u32 = 5;
+
+impl ScanLimiter {
+    pub fn new(per_minute: u32) -> Self {
+        Self {
+            people: RateLimiter::new(per_minute),
+            bots: RateLimiter::new(per_minute.saturating_mul(BOT_RATE_FACTOR)),
+        }
+    }
+
+    /// Takes a token from the bucket of `agent`'s kind for `ip`.
+    fn allow(&self, agent: AgentClass, ip: Option<IpAddr>) -> bool {
+        if agent == AgentClass::Bot {
+            self.bots.allow(ip)
+        } else {
+            self.people.allow(ip)
+        }
+    }
+}
 
 /// What recording a scan reaches: the shared state and the scans' own
 /// (each registered as `Data` by the composition root).
@@ -246,13 +276,6 @@ pub async fn resolve(
             );
         }
     };
-    match link_type(req).as_deref() {
-        Some("all") => return linkset(req, state, holders, &link).await,
-        Some("gs1:dpp") => return passport(req, state, holders, &link).await,
-        // Any other link type is answered with the default link, the scan
-        // page, as GS1's resolver standard asks.
-        _ => {}
-    }
     let agent = if req.method() == Method::HEAD {
         AgentClass::Bot
     } else {
@@ -262,7 +285,26 @@ pub async fn resolve(
         )
     };
     let ip = client_ip(req, state);
-    let allowed = limiter.0.allow(ip);
+    let allowed = limiter.allow(agent, ip);
+    let too_many = || {
+        problem(
+            req,
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_requests",
+            "Too many checks",
+            "Too many links were checked from your network in a short time. Please wait a minute and scan again.",
+        )
+    };
+    match link_type(req).as_deref() {
+        // The links and the passport record no scan, so no first scan is
+        // at stake: over the limit, they wait too.
+        Some("all" | "gs1:dpp") if !allowed => return too_many(),
+        Some("all") => return linkset(req, state, holders, &link).await,
+        Some("gs1:dpp") => return passport(req, state, holders, &link).await,
+        // Any other link type is answered with the default link, the scan
+        // page, as GS1's resolver standard asks.
+        _ => {}
+    }
     let place = match (ip_places, ip) {
         (Some(db), Some(ip)) if agent != AgentClass::Bot => {
             db.place(ip).unwrap_or_else(Place::unknown)
@@ -280,15 +322,7 @@ pub async fn resolve(
     };
     let outcome = match record(resolver, &link, agent, allowed, &place, consumer, for_page).await {
         Ok(Some(outcome)) => outcome,
-        Ok(None) => {
-            return problem(
-                req,
-                StatusCode::TOO_MANY_REQUESTS,
-                "too_many_requests",
-                "Too many checks",
-                "Too many links were checked from your network in a short time. Please wait a minute and scan again.",
-            );
-        }
+        Ok(None) => return too_many(),
         Err(err) => {
             tracing::error!(error = ?err, "recording a scan failed");
             return problem(
@@ -495,6 +529,11 @@ async fn record(
         }
         conn.finish().await?;
         if !person {
+            // A bot over its bucket is refused like a person, first scans
+            // included: a bot's hit is never a pack in someone's hand.
+            if !allowed {
+                return Ok(None);
+            }
             return Ok(Some(match code {
                 Some(code) => Outcome {
                     verdict: verdict(code.suspicious),

@@ -349,6 +349,19 @@ fn contract_operations() -> Vec<(String, String, String)> {
     let mut ops = Vec::new();
     for (path, item) in doc["paths"].as_mapping().unwrap() {
         for (method, op) in item.as_mapping().unwrap() {
+            // The public routes outside `/api` (tag `Public`: the resolver,
+            // reviews and places from the scan page) are for anyone and
+            // outside the policy; public_contract.rs tests them.
+            let public = op["tags"]
+                .as_sequence()
+                .is_some_and(|t| t.iter().any(|t| t.as_str() == Some("Public")));
+            if public {
+                assert!(
+                    !path.as_str().unwrap().starts_with("/api/"),
+                    "{path:?} is under /api but tagged Public"
+                );
+                continue;
+            }
             ops.push((
                 op["operationId"].as_str().unwrap().to_string(),
                 method.as_str().unwrap().to_uppercase(),

@@ -1019,3 +1019,51 @@ async fn the_scan_page_shows_the_public_passport_and_the_journey() {
     let (_, a) = admin.get("/api/scan-analytics").await;
     assert_eq!(a["totals"]["scans"], 1, "{a}");
 }
+
+/// Every resolver answer takes a token (issue 20): over the limit, a bot's
+/// or a link preview's request, the links (`linkType=all`) and the passport
+/// (`linkType=gs1:dpp`) wait too; bots have a bucket of their own, five
+/// times a person's; an IPv6 client counts by its /64.
+#[tokio::test]
+async fn every_resolver_answer_is_limited() {
+    let app = TestApp::spawn_with(|s| s.scan_rate_per_minute = 3).await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (_, uris) = product_with_codes(&admin, 2, None).await;
+    let ip = "198.51.100.70";
+    for _ in 0..3 {
+        assert_eq!(scan(&uris[0], ip).await.0, StatusCode::OK);
+    }
+    assert_eq!(scan(&uris[0], ip).await.0, StatusCode::TOO_MANY_REQUESTS);
+    for query in ["?linkType=all", "?linkType=gs1:dpp"] {
+        let (status, v) = scan(&format!("{}{query}", uris[0]), ip).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{query}: {v}");
+    }
+    // A bot's bucket: 15 a minute, then refused, whatever the code.
+    let bot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+    let bot_ip = "198.51.100.71";
+    for i in 0..15 {
+        let (status, v) = scan_as(&uris[0], bot_ip, bot).await;
+        assert_eq!(status, StatusCode::OK, "bot request {i}: {v}");
+    }
+    let (status, v) = scan_as(&uris[1], bot_ip, bot).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert!(v.get("verdict").is_none(), "{v}");
+    // A prefetch is a bot too.
+    let resp = reqwest::Client::new()
+        .get(&uris[0])
+        .header("accept", "application/json")
+        .header("sec-purpose", "prefetch")
+        .header("x-forwarded-for", bot_ip)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
+    // Two addresses of one IPv6 /64 share a bucket; the next /64 has its own.
+    for _ in 0..3 {
+        assert_eq!(scan(&uris[0], "2001:db8:5:6::1").await.0, StatusCode::OK);
+    }
+    let (status, _) = scan(&uris[0], "2001:db8:5:6:abcd::2").await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(scan(&uris[0], "2001:db8:5:7::1").await.0, StatusCode::OK);
+}
