@@ -349,19 +349,19 @@ pub fn read_xlsx(path: &Path, size: u64, out: mpsc::Sender<Chunk>, today: NaiveD
     let mut cells = book.worksheet_cells_reader(&sheet).map_err(malformed)?;
     let last_row = u64::from(cells.dimensions().end.0.max(1));
     let mut sink = Sink::new(out, today);
-    let mut positions: Option<[usize; 6]> = None;
+    let positions: std::cell::Cell<Option<[usize; 6]>> = std::cell::Cell::new(None);
     let mut current: Option<u32> = None;
     let mut values: Vec<String> = Vec::new();
 
     // Hands one finished worksheet row to the sink.
-    let mut end_row =
+    let end_row =
         |row: u32, values: &mut Vec<String>, sink: &mut Sink| -> Result<bool, RowProblem> {
-            let done = match positions {
+            let done = match positions.get() {
                 None => {
                     if values.iter().all(|v| v.trim().is_empty()) {
                         true
                     } else {
-                        positions = Some(header_positions(values)?);
+                        positions.set(Some(header_positions(values)?));
                         true
                     }
                 }
@@ -390,14 +390,27 @@ pub fn read_xlsx(path: &Path, size: u64, out: mpsc::Sender<Chunk>, today: NaiveD
         if values.len() <= column {
             values.resize(column + 1, String::new());
         }
-        values[column] = cell_text(cell.get_value());
+        let value = cell.get_value();
+        let mut text = cell_text(value);
+        // A GTIN typed into a spreadsheet as a number loses its leading
+        // zeros (a GTIN-13 of 0 12345 67890 5 becomes 11 digits): GTINs are
+        // read right-aligned in 14 digits, so the zeros go back.
+        let numeric = matches!(value, DataRef::Int(_) | DataRef::Float(_));
+        if numeric
+            && positions.get().is_some_and(|at| at[1] == column)
+            && text.len() < 14
+            && text.bytes().all(|b| b.is_ascii_digit())
+        {
+            text = format!("{text:0>14}");
+        }
+        values[column] = text;
     }
     if let Some(row) = current
         && !end_row(row, &mut values, &mut sink)?
     {
         return Ok(());
     }
-    if positions.is_none() {
+    if positions.get().is_none() {
         return Err(file_problem("The worksheet is empty."));
     }
     sink.finish(size)
