@@ -4,7 +4,7 @@
 # docs/benchmarks.md itself. The cluster is left running; `make clean-data`
 # stops it.
 #
-# Env passed to cargo bench: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:<port>/postgres
+# Env passed to cargo bench: BENCH_DATABASE_URL=postgres://postgres:<password>@127.0.0.1:<port>/postgres
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

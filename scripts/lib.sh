@@ -283,6 +283,21 @@ server_cleanup() {
   done
 }
 
+# percent_encode STRING : STRING with every byte but RFC 3986's unreserved
+# characters percent-encoded (for a password in a URL's userinfo).
+percent_encode() {
+  local s="$1" out="" c i
+  local LC_ALL=C
+  for ((i = 0; i < ${#s}; i++)); do
+    c="${s:i:1}"
+    case "$c" in
+      [A-Za-z0-9._~-]) out+="$c" ;;
+      *) out+="$(printf '%%%02X' "'$c")" ;;
+    esac
+  done
+  printf '%s\n' "$out"
+}
+
 # absolute_dir DIR : DIR made absolute (relative to $PWD), without a trailing /.
 absolute_dir() {
   local d="$1"

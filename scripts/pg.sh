@@ -3,14 +3,17 @@
 #
 #   scripts/pg.sh start  [DIR]   create (first time) and start; reuse if running
 #   scripts/pg.sh stop   [DIR]   stop (no-op when not running)
-#   scripts/pg.sh url    [DIR]   print postgres://postgres@127.0.0.1:<port>/postgres
+#   scripts/pg.sh url    [DIR]   print postgres://postgres:<password>@127.0.0.1:<port>/postgres
 #   scripts/pg.sh status [DIR]   exit 0 when running, 1 otherwise
 #
 # DIR defaults to <repo>/.data/pg. Layout inside DIR:
-#   data/   the cluster (PGDATA), owned by the postgres user; its
-#           pg_hba.conf and brandops.conf are written by this script
-#   run/    unix socket directory
-#   port    the TCP port (127.0.0.1 only)
+#   data/     the cluster (PGDATA), owned by the postgres user; its
+#             pg_hba.conf, pg_ident.conf and brandops.conf are written by
+#             this script
+#   run/      unix socket directory, mode 0700, owned by the server's OS user
+#   port      the TCP port (127.0.0.1 only)
+#   password  the superuser's password (random, made once per cluster; mode
+#             0600, owned by whoever ran the first `start`)
 #   log     server log
 #   .lock   flock(1) lock serialising calls on the same DIR
 #
@@ -20,13 +23,22 @@
 #                        also to a cluster that is already running)
 #   PGDATABASE_CREATE=x  on start, create database x when it does not exist
 #
-# Authentication (pg_hba.conf, rewritten at every `start` and reloaded into a
-# cluster that is already running):
-#   unix socket (DIR/run)           every role: trust
-#   TCP 127.0.0.1, role postgres    trust (the `url` above needs no password)
-#   TCP 127.0.0.1, any other role   scram-sha-256: its password is checked
-# password_encryption = scram-sha-256, so `CREATE ROLE r LOGIN PASSWORD 'x'`
-# stores a SCRAM secret (what scripts/pgbouncer.sh passes through).
+# Authentication (pg_hba.conf and pg_ident.conf, rewritten at every `start`
+# and reloaded into a cluster that is already running). Nothing is trusted:
+#   unix socket (DIR/run), postgres   peer: only the server's OS user (the
+#                                     `postgres` system user when run as
+#                                     root), for this script and PgBouncer
+#   unix socket, any other role       scram-sha-256
+#   TCP 127.0.0.1, every role         scram-sha-256, postgres included: the
+#                                     password is in DIR/password and in the
+#                                     URL `url` prints
+# The socket directory is mode 0700 and owned by the server's OS user, so no
+# other local user can even reach the socket. A cluster made by an older
+# version of this script (which trusted every local connection) is brought to
+# these rules at its next `start`: the password is made and set, the new
+# pg_hba.conf loaded. password_encryption = scram-sha-256, so `CREATE ROLE r
+# LOGIN PASSWORD 'x'` stores a SCRAM secret (what scripts/pgbouncer.sh passes
+# through). The password never appears on a command line or in a log.
 #
 # Only errors are printed (stderr), except for `url`.
 set -euo pipefail
@@ -45,6 +57,7 @@ data="$dir/data"
 sock="$dir/run"
 portfile="$dir/port"
 logfile="$dir/log"
+pwfile="$dir/password"
 
 # The server refuses to run as root: when we are root, run server-side
 # commands as the `postgres` system user.
@@ -145,6 +158,7 @@ write_conf() {
     echo "listen_addresses = '127.0.0.1'"
     echo "port = $port"
     echo "unix_socket_directories = '$sock'"
+    echo "unix_socket_permissions = 0700"
     echo "max_connections = 200"
     echo "password_encryption = 'scram-sha-256'"
     echo "shared_buffers = 128MB"
@@ -163,30 +177,87 @@ write_conf() {
   chown "$PGUSER_OS" "$data/brandops.conf"
 }
 
-# Local socket: trust. Loopback TCP: trust for postgres (the owner URL printed
-# by `url`), a SCRAM password for every other role. The first matching line
-# wins, so the postgres lines come first.
+# Nothing is trusted. postgres logs in over the socket by peer
+# authentication, mapped (pg_ident.conf, map `brandops`) from the server's OS
+# user only; everything else, and everyone on TCP, gives a SCRAM password.
 write_hba() {
   cat >"$data/pg_hba.conf" <<'HBA'
 # Written by scripts/pg.sh at every start; do not edit.
 # TYPE  DATABASE      USER      ADDRESS        METHOD
-local   all           all                      trust
-host    all           postgres  127.0.0.1/32   trust
+local   all           postgres                 peer map=brandops
+local   all           all                      scram-sha-256
 host    all           all       127.0.0.1/32   scram-sha-256
-local   replication   all                      trust
-host    replication   postgres  127.0.0.1/32   trust
+host    all           all       ::1/128        scram-sha-256
+local   replication   postgres                 peer map=brandops
 host    replication   all       127.0.0.1/32   scram-sha-256
 HBA
-  chown "$PGUSER_OS" "$data/pg_hba.conf"
+  {
+    echo "# Written by scripts/pg.sh at every start; do not edit."
+    echo "# MAPNAME   SYSTEM-USERNAME   PG-USERNAME"
+    echo "brandops    $PGUSER_OS    postgres"
+  } >"$data/pg_ident.conf"
+  chown "$PGUSER_OS" "$data/pg_hba.conf" "$data/pg_ident.conf"
+  chmod 600 "$data/pg_hba.conf" "$data/pg_ident.conf"
 }
 
-# psql as postgres over the unix socket (trusted whatever pg_hba.conf says
-# about TCP).
+# psql as postgres over the unix socket, as the server's OS user (peer
+# authentication; trust on a cluster made by an older version of this script).
 psql_local() {
   local bin="$1" port
   shift
   port="$(saved_port)"
-  "$bin/psql" -X -q -tA -h "$sock" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 "$@"
+  as_pg "$bin/psql" -X -q -tA -w -h "$sock" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 "$@"
+}
+
+# The socket directory: the server's OS user only.
+secure_socket_dir() {
+  mkdir -p "$sock"
+  chown "$PGUSER_OS" "$sock"
+  chmod 700 "$sock"
+}
+
+# The superuser's password: random, made once per cluster, in DIR/password
+# (mode 0600, owned by the invoking user). Only characters that need no
+# quoting in psql are accepted, in case the file was edited by hand.
+ensure_pwfile() {
+  if [ ! -s "$pwfile" ]; then
+    (umask 077 && random_hex 32 >"$pwfile.tmp" && mv "$pwfile.tmp" "$pwfile")
+  fi
+  chmod 600 "$pwfile"
+  case "$(read_password)" in
+    "" | *[\'\\]* | *[![:graph:]]*)
+      die "$pwfile must hold one line of printable characters, without quotes or backslashes"
+      ;;
+  esac
+}
+
+read_password() {
+  tr -d '[:space:]' <"$pwfile"
+}
+
+# Status 0 when postgres can log in over TCP with DIR/password.
+password_works() {
+  local bin="$1"
+  PGPASSWORD="$(read_password)" PGPASSFILE=/nonexistent/.pgpass PGCONNECT_TIMEOUT=5 \
+    "$bin/psql" -X -q -tA -w -h 127.0.0.1 -p "$(saved_port)" -U postgres -d postgres \
+    -c 'SELECT 1' >/dev/null 2>&1 </dev/null
+}
+
+# Gives postgres the password of DIR/password unless it already has it (a new
+# cluster, or one made by an older version of this script that trusted
+# postgres and never set one). The password reaches psql on stdin, never on a
+# command line, and this session neither logs statements nor the statement of
+# an error.
+set_password() {
+  local bin="$1"
+  password_works "$bin" && return 0
+  printf '%s\n' \
+    "SET log_statement = 'none';" \
+    "SET log_min_error_statement = 'panic';" \
+    "\\set pw '$(read_password)'" \
+    "ALTER ROLE postgres PASSWORD :'pw';" |
+    psql_local "$bin" >/dev/null || die "could not set the password of postgres in $data"
+  password_works "$bin" || die "postgres cannot log in over TCP with $pwfile after setting it (log: $logfile)"
 }
 
 # A running cluster gets the freshly written pg_hba.conf and brandops.conf:
@@ -210,16 +281,17 @@ reload_conf() {
 
 init_cluster() {
   local bin="$1" tmplog
-  mkdir -p "$data" "$sock"
-  chown "$PGUSER_OS" "$dir" "$data" "$sock"
+  mkdir -p "$data"
+  chown "$PGUSER_OS" "$dir" "$data"
   chmod 700 "$data"
+  secure_socket_dir
   tmplog="$dir/initdb.log"
   if ! as_pg "$bin/initdb" -D "$data" -U postgres -E UTF8 --locale=C.UTF-8 \
-    --auth-local=trust --auth-host=trust >"$tmplog" 2>&1; then
+    --auth-local=peer --auth-host=scram-sha-256 >"$tmplog" 2>&1; then
     # Fall back to the C locale where C.UTF-8 is not available.
     rm -rf "${data:?}"/* 2>/dev/null || true
     if ! as_pg "$bin/initdb" -D "$data" -U postgres -E UTF8 --no-locale \
-      --auth-local=trust --auth-host=trust >"$tmplog" 2>&1; then
+      --auth-local=peer --auth-host=scram-sha-256 >"$tmplog" 2>&1; then
       cat "$tmplog" >&2
       die "initdb failed in $data"
     fi
@@ -256,15 +328,11 @@ start_server() {
 }
 
 create_database() {
-  local bin="$1" name="$2" port exists
-  port="$(saved_port)"
-  exists="$(printf '%s\n' "SELECT 1 FROM pg_database WHERE datname = :'db'" |
-    "$bin/psql" -X -q -tA -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -v db="$name")" ||
-    die "could not query databases on port $port"
-  if [ "$exists" != 1 ]; then
-    "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres "$name" ||
-      die "could not create database $name"
-  fi
+  local bin="$1" name="$2"
+  printf '%s\n' \
+    "SELECT format('CREATE DATABASE %I', :'db') WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = :'db')" \
+    '\gexec' |
+    psql_local "$bin" -v db="$name" >/dev/null || die "could not create database $name"
 }
 
 cmd_start() {
@@ -274,6 +342,7 @@ cmd_start() {
   fi
   lock
   ensure_traversable
+  ensure_pwfile
   local bin
   bin="$(bindir)"
   if [ ! -f "$data/PG_VERSION" ]; then
@@ -286,8 +355,8 @@ cmd_start() {
   if [ "$(stat -c %U "$data")" != "$PGUSER_OS" ]; then
     chown -R "$PGUSER_OS" "$data" "$sock"
   fi
-  mkdir -p "$sock"
-  chown "$PGUSER_OS" "$dir" "$sock"
+  chown "$PGUSER_OS" "$dir"
+  secure_socket_dir
   touch "$logfile"
   chown "$PGUSER_OS" "$logfile"
 
@@ -307,6 +376,7 @@ cmd_start() {
     clear_stale_locks
     start_server "$bin"
   fi
+  set_password "$bin"
 
   if [ -n "${PGDATABASE_CREATE:-}" ]; then
     create_database "$bin" "$PGDATABASE_CREATE"
@@ -330,7 +400,9 @@ cmd_url() {
   local port
   port="$(saved_port)" || die "no cluster port recorded in $portfile (run: scripts/pg.sh start $dir)"
   [ -n "$port" ] || die "empty port file $portfile"
-  echo "postgres://postgres@127.0.0.1:$port/postgres"
+  [ -s "$pwfile" ] || die "no password in $pwfile (run: scripts/pg.sh start $dir)"
+  [ -r "$pwfile" ] || die "$pwfile is not readable by $(id -un) (it belongs to whoever started the cluster)"
+  echo "postgres://postgres:$(percent_encode "$(read_password)")@127.0.0.1:$port/postgres"
 }
 
 cmd_status() {

@@ -4,14 +4,14 @@
 #
 #   scripts/pgbouncer.sh start  [CLUSTER_DIR]   start (reuse if running with the same config)
 #   scripts/pgbouncer.sh stop   [CLUSTER_DIR]   stop (no-op when not running)
-#   scripts/pgbouncer.sh url    [CLUSTER_DIR]   print postgres://postgres@127.0.0.1:<port>/postgres
+#   scripts/pgbouncer.sh url    [CLUSTER_DIR]   print postgres://postgres:<password>@127.0.0.1:<port>/postgres
 #   scripts/pgbouncer.sh status [CLUSTER_DIR]   exit 0 when running, 1 otherwise
 #
 # CLUSTER_DIR defaults to <repo>/.data/pg-test and must hold a cluster that
 # scripts/pg.sh has started (start it first). Files, in CLUSTER_DIR/pgbouncer/:
 #   pgbouncer.ini   written at every start; do not edit
-#   userlist.txt    auth_file: only `"postgres" ""` (no password: see below)
-#   hba.conf        auth_hba_file
+#   userlist.txt    auth_file: only postgres, with its SCRAM secret (copied
+#                   from the cluster at every start; mode 0600)
 #   port            the TCP port (127.0.0.1 only; no unix socket)
 #   pgbouncer.pid, pgbouncer.log, .lock (flock(1) serialising calls)
 #
@@ -24,12 +24,14 @@
 # looks the role's SCRAM secret up in pg_shadow (auth_user = postgres), checks
 # the client's password against it, then logs into PostgreSQL as that role by
 # SCRAM pass-through. No plaintext password is written anywhere.
-#   postgres needs no password (as with scripts/pg.sh, whose cluster trusts
-#   postgres on 127.0.0.1), and is the admin: `SHOW POOLS` etc. on the
-#   database `pgbouncer` (the admin console) of the same URL. That is why
-#   auth_type is `hba` (hba.conf: postgres trust, everyone else
-#   scram-sha-256) and not plain `scram-sha-256`, under which PgBouncer 1.18
-#   refuses a user whose auth_file password is empty.
+#   postgres, too, gives its password (the cluster's, from DIR/password of
+#   scripts/pg.sh: `url` prints it); it is the admin: `SHOW POOLS` etc. on
+#   the database `pgbouncer` (the admin console) of the same URL. Its SCRAM
+#   secret is in userlist.txt, read from the cluster at every start.
+#   PgBouncer reaches the cluster through its unix socket, which only the
+#   cluster's OS user can open (PgBouncer runs as that user): there postgres
+#   logs in by peer authentication, so the auth_query connection needs no
+#   password, and every other role by SCRAM pass-through.
 #
 # Transaction pooling: a client's server connection is its own only for the
 # length of a transaction. Session state (SET, session-level prepared
@@ -109,14 +111,40 @@ running_pid() {
   echo "$pid"
 }
 
+# The cluster's superuser URL (scripts/pg.sh url), with its password.
+cluster_url() {
+  "$ROOT/scripts/pg.sh" url "$cluster"
+}
+
+# PgBouncer's URL for DATABASE: the cluster's, with PgBouncer's port (the
+# password is percent-encoded, so the last `@` starts the host).
+bouncer_url() {
+  local port="$1" database="$2" url
+  url="$(cluster_url)" || return 1
+  echo "${url%@*}@127.0.0.1:$port/$database"
+}
+
 # Status 0 when PgBouncer answers on the saved port (admin console, as
-# postgres, which needs no password).
+# postgres, with its password).
 is_ready() {
-  local port
+  local port url
   port="$(saved_port)" || return 1
   [ -n "$port" ] || return 1
-  PGCONNECT_TIMEOUT=3 psql -X -q -w -tA -h 127.0.0.1 -p "$port" -U postgres -d pgbouncer \
+  url="$(bouncer_url "$port" pgbouncer)" || return 1
+  PGCONNECT_TIMEOUT=3 PGPASSFILE=/nonexistent/.pgpass psql -X -q -w -tA "$url" \
     -c 'SHOW VERSION' >/dev/null 2>&1 </dev/null
+}
+
+# postgres's SCRAM secret in the cluster (what userlist.txt holds).
+postgres_secret() {
+  local secret
+  secret="$(PGPASSFILE=/nonexistent/.pgpass psql -X -q -w -tA "$(cluster_url)" -v ON_ERROR_STOP=1 \
+    -c "SELECT rolpassword FROM pg_catalog.pg_authid WHERE rolname = 'postgres'" </dev/null)" ||
+    die "could not read the SCRAM secret of postgres from the cluster in $cluster"
+  case "$secret" in
+    SCRAM-SHA-256\$*) echo "$secret" ;;
+    *) die "postgres has no SCRAM password in the cluster in $cluster (run: scripts/pg.sh start $cluster)" ;;
+  esac
 }
 
 lock() {
@@ -131,8 +159,9 @@ gen_ini() {
   cat <<INI
 ; Written by scripts/pgbouncer.sh at every start; do not edit.
 [databases]
-; Fallback entry: every database of the cluster, under its own name.
-* = host=127.0.0.1 port=$cport
+; Fallback entry: every database of the cluster, under its own name, through
+; the cluster's unix socket (its directory is open to this OS user only).
+* = host=$cluster/run port=$cport
 
 [pgbouncer]
 listen_addr = 127.0.0.1
@@ -143,13 +172,13 @@ logfile = $logfile
 log_connections = 0
 log_disconnections = 0
 
-; Client authentication: per hba.conf, postgres is trusted on 127.0.0.1 (as
-; the cluster does), every other role gives its SCRAM password. Roles not in
-; userlist.txt (all but postgres) are looked up with auth_query, run as
-; auth_user in the database the client asks for; PgBouncer then logs into
-; PostgreSQL as the client's role by SCRAM pass-through.
-auth_type = hba
-auth_hba_file = $hba
+; Client authentication: every role gives its SCRAM password, postgres
+; included (its secret is in userlist.txt). Roles not in userlist.txt are
+; looked up with auth_query, run as auth_user in the database the client asks
+; for (over the socket, where the cluster lets postgres in by peer
+; authentication); PgBouncer then logs into PostgreSQL as the client's role by
+; SCRAM pass-through.
+auth_type = scram-sha-256
 auth_file = $userlist
 auth_user = postgres
 auth_query = SELECT usename, passwd FROM pg_catalog.pg_shadow WHERE usename = \$1
@@ -168,24 +197,18 @@ server_idle_timeout = 10
 INI
 }
 
-gen_hba() {
-  cat <<'HBA'
-# Written by scripts/pgbouncer.sh at every start; do not edit.
-# TYPE  DATABASE  USER      ADDRESS        METHOD
-host    all       postgres  127.0.0.1/32   trust
-host    all       all       127.0.0.1/32   scram-sha-256
-HBA
+# gen_userlist : the auth_file, on stdout.
+gen_userlist() {
+  printf '"postgres" "%s"\n' "$(postgres_secret)"
 }
 
 # write_files PORT CLUSTER_PORT
 write_files() {
   gen_ini "$1" "$2" >"$ini"
-  gen_hba >"$hba"
-  # postgres: no password (the cluster trusts it on 127.0.0.1). Every other
-  # role comes from auth_query.
-  echo '"postgres" ""' >"$userlist"
-  chown "$OS_USER" "$ini" "$hba" "$userlist"
-  chmod 600 "$ini" "$hba" "$userlist"
+  (umask 077 && gen_userlist >"$userlist")
+  rm -f "$hba"
+  chown "$OS_USER" "$ini" "$userlist"
+  chmod 600 "$ini" "$userlist"
 }
 
 # Status 0 while PID exists and is not a zombie (the daemon's parent is
@@ -254,8 +277,9 @@ cmd_start() {
 
   if pid="$(running_pid)"; then
     # Running: reuse it when it runs the configuration we would write now
-    # (same cluster port); else restart it.
-    if [ "$(gen_ini "$(saved_port)" "$cport")" = "$(cat "$ini" 2>/dev/null)" ] && is_ready; then
+    # (same cluster port, same secret of postgres); else restart it.
+    if [ "$(gen_ini "$(saved_port)" "$cport")" = "$(cat "$ini" 2>/dev/null)" ] &&
+      [ "$(gen_userlist)" = "$(cat "$userlist" 2>/dev/null)" ] && is_ready; then
       return 0
     fi
     stop_pid "$pid"
@@ -278,7 +302,7 @@ cmd_url() {
   local port
   port="$(saved_port)" || die "no PgBouncer port recorded in $portfile (run: scripts/pgbouncer.sh start $cluster)"
   [ -n "$port" ] || die "empty port file $portfile"
-  echo "postgres://postgres@127.0.0.1:$port/postgres"
+  bouncer_url "$port" postgres
 }
 
 cmd_status() {

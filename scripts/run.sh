@@ -3,7 +3,8 @@
 #
 # Env (all optional):
 #   DATABASE_URL   use this database instead of the local cluster at .data/pg
-#                  (default: postgres://postgres@127.0.0.1:<port>/brandops)
+#                  (default: postgres://postgres:<password>@127.0.0.1:<port>/brandops,
+#                  the password being .data/pg/password, made by scripts/pg.sh)
 #   COOKIE_SECRET  default: the contents of .data/cookie-secret (created once)
 #   DB_ROLE_SECRET default: the contents of .data/db-role-secret (created once)
 #   PORT           default 8080 (HOST is left to the binary: 127.0.0.1)

@@ -3,12 +3,15 @@
 #
 #   1. scripts/deps.sh --browser
 #   2. test cluster at .data/pg-test (PG_FAST=1), left running for reuse;
-#      TEST_DATABASE_URL=postgres://postgres@127.0.0.1:<port>/postgres is exported
+#      TEST_DATABASE_URL=postgres://postgres:<password>@127.0.0.1:<port>/postgres
+#      is exported (the password from .data/pg-test/password; never printed);
+#      PgBouncer in front of it (scripts/pgbouncer.sh); then
+#      scripts/test-pg-trust.sh: another local user cannot log in to either
 #   3. cargo fmt --check, cargo clippy -D warnings, the GS1 parser the tests
 #      use (scripts/gs1-venv.sh: biip in .venv-gs1), then every Rust test with
 #      the tenant connections going through PgBouncer in transaction mode, as
-#      production runs (scripts/pgbouncer.sh, TEST_PGBOUNCER_URL); then the
-#      isolation tests once more, straight to PostgreSQL
+#      production runs (TEST_PGBOUNCER_URL); then the isolation tests once
+#      more, straight to PostgreSQL
 #   4. only if frontend/package.json exists: npm scripts lint, format:check,
 #      typecheck, check:api, test, build, check:bundle (each must exist), then
 #      the debug build of the server and the browser tests against it,
@@ -41,7 +44,15 @@ run_step "deps (scripts/deps.sh --browser)" "$ROOT/scripts/deps.sh" --browser
 run_step "test cluster .data/pg-test (PG_FAST=1)" start_test_cluster
 TEST_DATABASE_URL="$("$ROOT/scripts/pg.sh" url "$ROOT/.data/pg-test")"
 export TEST_DATABASE_URL
-note "test: TEST_DATABASE_URL=$TEST_DATABASE_URL"
+# The URL holds the cluster's superuser password: shown without it.
+note "test: TEST_DATABASE_URL=$(printf '%s' "$TEST_DATABASE_URL" | sed 's#//postgres:[^@]*@#//postgres:***@#')"
+
+start_pgbouncer() {
+  "$ROOT/scripts/pgbouncer.sh" start "$ROOT/.data/pg-test"
+}
+run_step "pgbouncer for .data/pg-test (transaction mode)" start_pgbouncer
+run_step "another local user cannot log in (scripts/test-pg-trust.sh)" \
+  "$ROOT/scripts/test-pg-trust.sh" "$ROOT/.data/pg-test"
 
 # Databases and roles that earlier runs' Rust tests left behind (each test
 # creates a database t_<random> and tenant roles t_<random>_<schema>).
@@ -63,9 +74,6 @@ run_step "GS1 parser for the tests (scripts/gs1-venv.sh)" "$ROOT/scripts/gs1-ven
 # package) in transaction mode, the way production runs (ADR 0010): every
 # domain is covered without a hand-kept list. The isolation tests then run a
 # second time straight to PostgreSQL, so that both paths are proven refused.
-start_pgbouncer() {
-  "$ROOT/scripts/pgbouncer.sh" start "$ROOT/.data/pg-test"
-}
 all_through_pgbouncer() {
   TEST_PGBOUNCER_URL="$("$ROOT/scripts/pgbouncer.sh" url "$ROOT/.data/pg-test")" \
     cargo test --manifest-path "$MANIFEST"
@@ -73,7 +81,6 @@ all_through_pgbouncer() {
 isolation_direct() {
   TEST_PGBOUNCER_URL="" cargo test --manifest-path "$MANIFEST" --test api -- isolation::
 }
-run_step "pgbouncer for .data/pg-test (transaction mode)" start_pgbouncer
 run_step "cargo test (tenant connections through PgBouncer)" all_through_pgbouncer
 run_step "isolation tests straight to PostgreSQL" isolation_direct
 
