@@ -3,7 +3,7 @@ import { listTenants } from '@/features/platform-admin/api/tenants-api';
 import { loadProducts } from '@/features/products/api/products-api';
 import { hasScanAnalytics } from '@/features/scans/access';
 import { CompanyScans, type LoadCompanies } from '@/features/scans/components/company-scans';
-import { ScanAnalytics } from '@/features/scans/components/scan-analytics';
+import { ScanAnalytics, ScansForBrandsOnly } from '@/features/scans/components/scan-analytics';
 import { useHasModule } from '@/hooks/use-access';
 import { useAppStore } from '@/stores/app-store';
 
@@ -33,5 +33,6 @@ export function Component() {
   // Scan analytics are a brand's plan module: without it the dashboard has only its shortcuts.
   else if (hasScanAnalytics(user) && hasModule('scans'))
     analytics = <ScanAnalytics loadProductNames={loadProducts} />;
+  else if (user?.organisationKind === 'client') analytics = <ScansForBrandsOnly />;
   return <DashboardPage analytics={analytics} />;
 }

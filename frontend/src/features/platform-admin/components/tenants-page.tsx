@@ -18,8 +18,9 @@ import { EditModulesModal } from './edit-modules-modal';
 import { OnboardTenantModal } from './onboard-tenant-modal';
 
 const TENANT_COLUMNS: readonly Column<Tenant>[] = [
-  // The tenant id and kind under the name: with the three limits, columns of
-  // their own would push the buttons off a 1280 px screen.
+  // The tenant id and kind under the name, and the creation date under the
+  // status: with the three limits and three buttons, columns of their own
+  // would push the buttons off a 1280 px screen.
   {
     header: 'Organisation',
     cell: (tenant) => (
@@ -51,12 +52,17 @@ const TENANT_COLUMNS: readonly Column<Tenant>[] = [
   {
     header: 'Status',
     cell: (tenant) => (
-      <span className={`badge ${tenant.status === 'active' ? 'badge--success' : 'badge--warning'}`}>
-        {tenant.status}
-      </span>
+      <>
+        <span
+          className={`badge ${tenant.status === 'active' ? 'badge--success' : 'badge--warning'}`}
+        >
+          {tenant.status}
+        </span>
+        <br />
+        <span className="muted">created {formatDate(tenant.createdAt)}</span>
+      </>
     ),
   },
-  { header: 'Created', cell: (tenant) => formatDate(tenant.createdAt) },
 ];
 
 function TenantStats({ tenants }: { tenants: readonly Tenant[] }) {

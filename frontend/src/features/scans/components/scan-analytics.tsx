@@ -266,3 +266,26 @@ export function ScanAnalytics({
     </>
   );
 }
+
+/**
+ * What a client organisation's dashboard says in place of the analytics:
+ * scan analytics are kept for brands (the policy gives client organisations
+ * no scan operation, so nothing is called).
+ */
+export function ScansForBrandsOnly() {
+  return (
+    <CardSection
+      className="section"
+      title={
+        <>
+          <ChartSquareIcon aria-hidden="true" /> Scan analytics
+        </>
+      }
+    >
+      <p>
+        Scan analytics are kept for brands. Consumers who scan your codes still get the verdict and
+        your batch data on the scan page.
+      </p>
+    </CardSection>
+  );
+}
