@@ -605,9 +605,10 @@ mod tests {
 
     /// A part: its name and a writer of its content (in pieces, so a
     /// bomb is never whole in memory).
-    type Part<'a> = (&'a str, Box<dyn Fn(&mut dyn Write) + 'a>);
+    type Content<'a> = Box<dyn Fn(&mut dyn Write) + 'a>;
+    type Part<'a> = (&'a str, Content<'a>);
 
-    fn text(s: &'static str) -> Box<dyn Fn(&mut dyn Write)> {
+    fn text(s: &'static str) -> Content<'static> {
         Box::new(move |w| w.write_all(s.as_bytes()).unwrap())
     }
 
@@ -617,7 +618,7 @@ mod tests {
         piece: &'static str,
         times: usize,
         tail: &'static str,
-    ) -> Box<dyn Fn(&mut dyn Write)> {
+    ) -> Content<'static> {
         Box::new(move |w| {
             w.write_all(head.as_bytes()).unwrap();
             let block = piece.repeat(64 * 1024 / piece.len().max(1));
