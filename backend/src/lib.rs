@@ -10,7 +10,9 @@
 //! - `http`: the error envelope, request guard, security schemes, access
 //!   policy, operations table, input rules and health;
 //! - `audit`: the audit log; `tenancy`: a tenant's reference, kind and
-//!   identifiers; `identity`: sessions, roles, password hashing.
+//!   identifiers; `identity`: sessions, roles, password hashing;
+//! - `uploads`: the guard every uploaded archive (XLSX) passes before it is
+//!   opened (sizes, ratios, cells).
 //!
 //! `app` is the composition root: the only module that knows every domain
 //! (the tuple of APIs, the routes, each domain's state, the job dispatch,
@@ -43,6 +45,7 @@ pub mod jobs;
 pub mod storage;
 pub mod telemetry;
 pub mod tenancy;
+pub mod uploads;
 
 // Domains: one folder each, listed in ADR 0007 ("Domains today") and the
 // README ("Where things are"); `tests/api/docs.rs` fails when one is missing.

@@ -26,6 +26,7 @@ const INFRASTRUCTURE: &[&str] = &[
     "storage",
     "telemetry",
     "tenancy",
+    "uploads",
 ];
 
 /// The composition root, the one infrastructure module that may name domains.

@@ -16,16 +16,32 @@ use calamine::{DataRef, Reader, Xlsx};
 use chrono::NaiveDate;
 use tokio::sync::mpsc;
 
+use crate::uploads::{self, ArchiveLimits, ArchiveProblem};
+
 use super::{
     BatchKey, COLUMNS, HEAD_BYTES, MAX_BATCHES, MAX_ROWS, RowProblem, Staged, StoredForm, check_row,
 };
 
 /// Rows per chunk sent to the writer.
 pub const CHUNK_ROWS: usize = 10_000;
-/// The largest `sharedStrings.xml` (uncompressed) an XLSX may hold: the
-/// reader keeps the shared strings in memory (a million distinct serials
-/// take about 26 MB of XML).
-const MAX_SHARED_STRINGS_BYTES: u64 = 48 * 1024 * 1024;
+/// What an uploaded XLSX may hold, checked before `calamine` opens it
+/// (`crate::uploads`). A million rows make a worksheet of about 250 MB and
+/// shared strings of about 26 MB (a million distinct serials, 40 MB once
+/// read); `calamine` streams the worksheet but keeps the shared strings,
+/// so all the parts but the worksheets get 48 MB. A cell may hold what
+/// Excel lets one hold (32,767 characters, up to 128 KB of XML): every
+/// column of the template takes at most 100 characters, longer cells of
+/// other columns are ignored, and 128 KB per cell keeps a row of 200
+/// columns within 26 MB.
+pub const XLSX_LIMITS: ArchiveLimits = ArchiveLimits {
+    max_parts: 1_000,
+    max_total_bytes: 1024 * 1024 * 1024,
+    max_streamed_part_bytes: 1024 * 1024 * 1024,
+    max_held_bytes: 48 * 1024 * 1024,
+    max_binary_bytes: 8 * 1024 * 1024,
+    max_ratio: 200,
+    max_cell_bytes: 128 * 1024,
+};
 
 /// What the reader found since its last chunk.
 #[derive(Debug, Default)]
@@ -315,27 +331,24 @@ fn cell_text(value: &DataRef<'_>) -> String {
     }
 }
 
-/// Checks an XLSX's parts before `calamine` opens it: a ZIP whose shared
-/// strings would not fit the memory budget is refused.
-fn check_xlsx_parts<R: Read + Seek>(reader: R) -> Result<(), RowProblem> {
-    let mut archive = zip::ZipArchive::new(reader).map_err(|_| {
-        file_problem("The file is not a valid .xlsx workbook: save it again from your spreadsheet program, or as CSV.")
-    })?;
-    if let Ok(strings) = archive.by_name("xl/sharedStrings.xml")
-        && strings.size() > MAX_SHARED_STRINGS_BYTES
-    {
-        return Err(file_problem(format!(
-            "The workbook's text takes more than {} MB: split it, or save it as CSV.",
-            MAX_SHARED_STRINGS_BYTES / (1024 * 1024)
-        )));
-    }
-    Ok(())
+/// Checks an XLSX with [`XLSX_LIMITS`] before `calamine` opens it.
+pub fn check_xlsx<R: Read + Seek>(reader: R) -> Result<(), RowProblem> {
+    uploads::check_xlsx(reader, &XLSX_LIMITS).map_err(|problem| match problem {
+        ArchiveProblem::Unreadable | ArchiveProblem::NoMainPart | ArchiveProblem::NotXml { .. } => {
+            file_problem(format!(
+            "The file is not a valid .xlsx workbook ({problem}): save it again from your spreadsheet program, or as CSV."
+        ))
+        }
+        _ => file_problem(format!(
+            "The .xlsx workbook cannot be read safely: {problem} Split it into smaller files, or save it as CSV."
+        )),
+    })
 }
 
 /// Reads the first worksheet of an XLSX file.
 pub fn read_xlsx(path: &Path, size: u64, out: mpsc::Sender<Chunk>, today: NaiveDate) -> Outcome {
     let open = || File::open(path).map_err(|_| file_problem("The stored file could not be read."));
-    check_xlsx_parts(BufReader::new(open()?))?;
+    check_xlsx(BufReader::new(open()?))?;
     let malformed = |err: calamine::XlsxError| {
         file_problem(format!(
             "The .xlsx workbook could not be read ({err}): save it again from your spreadsheet program, or as CSV."

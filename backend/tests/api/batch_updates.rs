@@ -890,3 +890,145 @@ async fn a_formula_batch_number_is_neutralised_in_the_result_csv() {
         "{result}"
     );
 }
+
+/// `book` (an XLSX) with the part `name` left out and the parts `parts`
+/// added: `(name, head, piece, times, tail)`, written piece by piece.
+fn rebuilt(book: &[u8], drop: &str, parts: &[(&str, &str, &str, usize, &str)]) -> Vec<u8> {
+    use std::io::{Read, Write};
+    let mut from = zip::ZipArchive::new(std::io::Cursor::new(book)).unwrap();
+    let mut to = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .large_file(true);
+    for i in 0..from.len() {
+        let mut part = from.by_index(i).unwrap();
+        let name = part.name().unwrap().into_owned();
+        if name == drop {
+            continue;
+        }
+        let mut bytes = Vec::new();
+        part.read_to_end(&mut bytes).unwrap();
+        to.start_file(name, options).unwrap();
+        to.write_all(&bytes).unwrap();
+    }
+    for (name, head, piece, times, tail) in parts {
+        to.start_file(name.to_string(), options).unwrap();
+        to.write_all(head.as_bytes()).unwrap();
+        let block = piece.repeat(4096);
+        for _ in 0..times / 4096 {
+            to.write_all(block.as_bytes()).unwrap();
+        }
+        for _ in 0..times % 4096 {
+            to.write_all(piece.as_bytes()).unwrap();
+        }
+        to.write_all(tail.as_bytes()).unwrap();
+    }
+    to.finish().unwrap().into_inner()
+}
+
+/// `zip` with the entry `name` declared `size` bytes unpacked (local header
+/// and central directory), whatever it holds.
+fn declared(mut zip: Vec<u8>, name: &str, size: u32) -> Vec<u8> {
+    let name = name.as_bytes();
+    let mut at = 0;
+    while at + 46 < zip.len() {
+        let (size_at, len_at, name_at) = match &zip[at..at + 4] {
+            b"PK\x03\x04" => (22, 26, 30),
+            b"PK\x01\x02" => (24, 28, 46),
+            _ => {
+                at += 1;
+                continue;
+            }
+        };
+        let len = u16::from_le_bytes([zip[at + len_at], zip[at + len_at + 1]]) as usize;
+        if zip.get(at + name_at..at + name_at + len) == Some(name) {
+            zip[at + size_at..at + size_at + 4].copy_from_slice(&size.to_le_bytes());
+        }
+        at += 4;
+    }
+    zip
+}
+
+/// Issue 20: an XLSX that unpacks to hundreds of megabytes (its shared
+/// strings under another case, one huge cell, sizes that lie) is refused
+/// with a reason before `calamine` reads it; a normal workbook still works.
+#[tokio::test]
+async fn xlsx_bombs_are_refused_before_they_are_read() {
+    let app = TestApp::spawn().await;
+    let (a, admin) = client(&app, "clientB").await;
+    let g = gtin14();
+    let (serials, _) = codes(&app, &a, &g, None, 2).await;
+    let book = xlsx(&serials, &g, "X-1");
+    let strings = "xl/sharedStrings.xml";
+    let sheet = "xl/worksheets/sheet1.xml";
+    let cell = "<worksheet><sheetData><row r=\"1\"><c r=\"A1\" t=\"inlineStr\"><is><t>code</t></is></c><c r=\"B1\" t=\"inlineStr\"><is><t>";
+
+    let bombs = [
+        // 200 MB of one string, under another case.
+        (
+            "case",
+            "parts other than worksheets) unpack to more than 48 MB",
+            rebuilt(
+                &book,
+                strings,
+                &[(
+                    "XL/SharedStrings.xml",
+                    "<sst>",
+                    "<si><t>0000000000A</t></si>",
+                    8_000_000,
+                    "</sst>",
+                )],
+            ),
+        ),
+        // One cell of 100 MB.
+        (
+            "cell",
+            "times its packed size",
+            rebuilt(
+                &book,
+                sheet,
+                &[(
+                    sheet,
+                    cell,
+                    "a",
+                    100 * 1024 * 1024,
+                    "</t></is></c></row></sheetData></worksheet>",
+                )],
+            ),
+        ),
+        // Shared strings of 200 MB declared as 1 KB.
+        (
+            "lie",
+            // (the ZIP reader stops at the stated size: the check fails)
+            "not a readable ZIP archive",
+            declared(
+                rebuilt(
+                    &book,
+                    strings,
+                    &[(
+                        strings,
+                        "<sst>",
+                        "<si><t>0000000000A</t></si>",
+                        8_000_000,
+                        "</sst>",
+                    )],
+                ),
+                strings,
+                1024,
+            ),
+        ),
+    ];
+    for (what, expected, bomb) in bombs {
+        assert!(bomb.len() < 2 * 1024 * 1024, "{what}: {}", bomb.len());
+        let update = run(&admin, &format!("{what}.xlsx"), bomb, true).await;
+        assert_eq!(update["status"], "invalid", "{what}: {update}");
+        assert_eq!(update["errors"][0]["row"], 0, "{what}: {update}");
+        let reason = update["errors"][0]["reason"].as_str().unwrap();
+        assert!(reason.contains(expected), "{what}: {reason}");
+    }
+
+    // A normal workbook is still read.
+    let update = run(&admin, "batch.xlsx", book, false).await;
+    assert_eq!(update["status"], "applied", "{update}");
+    assert_eq!(update["rows_applied"], 2);
+}
