@@ -119,8 +119,13 @@ mod tests {
             "application/json; charset=utf-8"
         );
         assert_eq!(JsonOk::<Undocumented>::meta().responses[0].description, "");
+        // A list is described by its items.
         assert_eq!(
             JsonOk::<Vec<Documented>>::meta().responses[0].description,
+            "A list, each: The answer's own words."
+        );
+        assert_eq!(
+            JsonOk::<Vec<Undocumented>>::meta().responses[0].description,
             ""
         );
     }
