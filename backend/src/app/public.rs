@@ -63,13 +63,12 @@ pub fn routes() -> Vec<(String, Method, BoxEndpoint<'static>)> {
 /// The public routes grouped by path, each answering a method it does not
 /// take with 405 and the `Allow` header (RFC 9110), in the error envelope.
 pub fn endpoints() -> Vec<(String, BoxEndpoint<'static>)> {
-    let mut by_path: BTreeMap<String, (RouteMethod, Vec<&'static str>)> = BTreeMap::new();
+    let mut by_path: BTreeMap<String, (RouteMethod, Vec<String>)> = BTreeMap::new();
     for (path, method, endpoint) in routes() {
-        let (methods, names) = by_path.remove(&path).unwrap_or_default();
-        let mut names = names;
-        names.push(method_name(&method));
+        let (methods, mut names) = by_path.remove(&path).unwrap_or_default();
+        names.push(method.to_string());
         if method == Method::GET {
-            names.push("HEAD");
+            names.push(Method::HEAD.to_string());
         }
         by_path.insert(path, (methods.method(method, endpoint), names));
     }
@@ -101,17 +100,6 @@ pub fn endpoints() -> Vec<(String, BoxEndpoint<'static>)> {
             (path, endpoint)
         })
         .collect()
-}
-
-fn method_name(method: &Method) -> &'static str {
-    match *method {
-        Method::GET => "GET",
-        Method::POST => "POST",
-        Method::PUT => "PUT",
-        Method::PATCH => "PATCH",
-        Method::DELETE => "DELETE",
-        _ => "OPTIONS",
-    }
 }
 
 fn string(description: &'static str, pattern: Option<&str>) -> MetaSchemaRef {
