@@ -28,7 +28,8 @@ use crate::http::response::Notice;
 use crate::http::tags::ApiTags;
 use crate::reviews::public::ReviewRequest;
 use crate::scans::locate::LocateRequest;
-use crate::scans::resolver::ScanAnswer;
+use crate::scans::links::ResolverDescription;
+use crate::scans::resolver::{ProductAnswer, ScanAnswer};
 
 const JSON: &str = "application/json";
 const HTML: &str = "text/html";
@@ -60,8 +61,58 @@ pub fn routes() -> Vec<(String, Method, BoxEndpoint<'static>)> {
     routes
 }
 
+/// Whether `path` is one of the resolver's, which browser-based scanner
+/// apps on any origin may read (CORS, as the GS1-Conformant Resolver
+/// standard asks): the Digital Links and the description file. Never an
+/// `/api` route, nor the scan page's own forms.
+fn open_to_any_origin(path: &str) -> bool {
+    path.starts_with("/01/") || path.starts_with("/.well-known/")
+}
+
+/// The methods the resolver's routes take.
+const RESOLVER_METHODS: &str = "GET, HEAD, OPTIONS";
+
+/// `endpoint` open to every origin for reading: it answers a preflight
+/// (`OPTIONS`) itself with 204, and every answer carries
+/// `Access-Control-Allow-Origin: *` and exposes its `Link` header. No
+/// credentials are allowed: the resolver's answers need none.
+pub fn with_cors(endpoint: BoxEndpoint<'static>) -> BoxEndpoint<'static> {
+    endpoint
+        .around(|ep, req| async move {
+            let mut resp = if req.method() == Method::OPTIONS {
+                poem::Response::builder()
+                    .status(StatusCode::NO_CONTENT)
+                    .header(header::ALLOW, RESOLVER_METHODS)
+                    .header(header::ACCESS_CONTROL_ALLOW_METHODS, RESOLVER_METHODS)
+                    .header(
+                        header::ACCESS_CONTROL_ALLOW_HEADERS,
+                        "Accept, Accept-Language",
+                    )
+                    .header(header::ACCESS_CONTROL_MAX_AGE, "86400")
+                    .finish()
+            } else {
+                match ep.call(req).await {
+                    Ok(resp) => resp,
+                    Err(err) => err.into_response(),
+                }
+            };
+            let headers = resp.headers_mut();
+            headers.insert(
+                header::ACCESS_CONTROL_ALLOW_ORIGIN,
+                poem::http::HeaderValue::from_static("*"),
+            );
+            headers.insert(
+                header::ACCESS_CONTROL_EXPOSE_HEADERS,
+                poem::http::HeaderValue::from_static("Link, Retry-After, Allow"),
+            );
+            Ok(resp)
+        })
+        .boxed()
+}
+
 /// The public routes grouped by path, each answering a method it does not
-/// take with 405 and the `Allow` header (RFC 9110), in the error envelope.
+/// take with 405 and the `Allow` header (RFC 9110), in the error envelope;
+/// the resolver's with CORS ([`with_cors`]).
 pub fn endpoints() -> Vec<(String, BoxEndpoint<'static>)> {
     let mut by_path: BTreeMap<String, (RouteMethod, Vec<String>)> = BTreeMap::new();
     for (path, method, endpoint) in routes() {
@@ -69,6 +120,9 @@ pub fn endpoints() -> Vec<(String, BoxEndpoint<'static>)> {
         names.push(method.to_string());
         if method == Method::GET {
             names.push(Method::HEAD.to_string());
+            if open_to_any_origin(&path) {
+                names.push(Method::OPTIONS.to_string());
+            }
         }
         by_path.insert(path, (methods.method(method, endpoint), names));
     }
@@ -97,6 +151,11 @@ pub fn endpoints() -> Vec<(String, BoxEndpoint<'static>)> {
                     }
                 })
                 .boxed();
+            let endpoint = if open_to_any_origin(&path) {
+                with_cors(endpoint)
+            } else {
+                endpoint
+            };
             (path, endpoint)
         })
         .collect()
@@ -200,23 +259,80 @@ fn operation(
 const RESOLVE_DESCRIPTION: &str = "The GS1 Digital Link of a code, as its QR code carries it. \
     Send `Accept: application/json` for this JSON answer; without it, a person's browser gets \
     the scan page (HTML) with the same facts. Each call is a scan: it is counted, and a code \
-    scanned against the brand's rules turns `suspicious`. `?linkType=all` answers the \
-    resolver's links (an RFC 9264 linkset, `application/linkset+json`) and `?linkType=gs1:dpp` \
-    the product's public passport; neither records a scan. Each network may check a limited \
-    number of links a minute (429 beyond it), except a genuine code's first scan.";
+    scanned against the brand's rules turns `suspicious`. The GS1-Conformant Resolver \
+    standard's link types: `?linkType=linkset` (or the deprecated `all`, or `Accept: \
+    application/linkset+json`) answers the resolver's links as an RFC 9264 linkset, with an \
+    entry for each level of the URI up to the GTIN; `?linkType=gs1:dpp` the product's public \
+    passport; `gs1:defaultLink` and `gs1:pip` this answer; neither of the first two records a \
+    scan, and any other link type is 404. Every answer names its linkset in a `Link` header \
+    (`rel=\"linkset\"`) and may be read from any origin (CORS). Each network may check a \
+    limited number of links a minute (429 beyond it), except a genuine code's first scan.";
 
-fn resolve_responses() -> Vec<MetaResponse> {
-    vec![
-        response(
-            200,
-            "The verdict on the code (`not_recognised` for a code no brand issued).",
-            json_of::<ScanAnswer>(),
-            true,
+const PRODUCT_DESCRIPTION: &str = "A GS1 Digital Link with no serial: the GTIN alone, or with \
+    its lot. It names the product (or the lot), not a pack, so the answer is the product's page \
+    (or, with `Accept: application/json`, its JSON) and no verdict; no scan is recorded. A GTIN \
+    no brand here holds is 404. The link types, the `Link` header, CORS and the limit per \
+    network are as for a code's link.";
+
+/// The `Link` header of the resolver's ordinary answers.
+fn link_header() -> MetaHeader {
+    MetaHeader {
+        name: "Link".to_string(),
+        description: Some(
+            "The linkset of the URI (`rel=\"linkset\"`), and, for a compressed URI, the \
+             uncompressed one (`rel=\"owl:sameAs\"`)."
+                .to_string(),
         ),
+        required: false,
+        deprecated: false,
+        schema: <String as Type>::schema_ref(),
+    }
+}
+
+/// The linkset (`?linkType=linkset`), as GS1's linkset schema describes it.
+fn linkset_media() -> MetaMediaType {
+    MetaMediaType {
+        content_type: "application/linkset+json",
+        schema: MetaSchemaRef::Inline(Box::new(MetaSchema {
+            description: Some(
+                "An RFC 9264 linkset in the form of the GS1-Conformant Resolver standard's \
+                 linkset schema: `linkset`, an array of entries, each with its `anchor`, \
+                 `itemDescription` and its links by link type URI.",
+            ),
+            required: vec!["linkset"],
+            properties: vec![(
+                "linkset",
+                MetaSchemaRef::Inline(Box::new(MetaSchema {
+                    items: Some(Box::new(MetaSchemaRef::Inline(Box::new(MetaSchema::new(
+                        "object",
+                    ))))),
+                    ..MetaSchema::new("array")
+                })),
+            )],
+            ..MetaSchema::new("object")
+        })),
+    }
+}
+
+/// The answers of a Digital Link whose 200 is `T`.
+fn resolver_responses<T: Type>(ok: &'static str) -> Vec<MetaResponse> {
+    let mut found = response(200, ok, json_of::<T>(), true);
+    found.content.push(linkset_media());
+    found.headers.push(link_header());
+    vec![
+        found,
         error(
             400,
             "Not a Digital Link the resolver reads (`invalid_link`): a GTIN with a wrong check \
-             digit, an empty or over-long serial, characters outside GS1's set.",
+             digit, an empty or over-long lot or serial, characters outside GS1's set, an AI \
+             other than the GTIN's key qualifiers (22, 10, 21) or out of their order.",
+            true,
+        ),
+        error(
+            404,
+            "No such link: a GTIN no brand here holds (`not_found`, for the product's page and \
+             the linkset), a link type the resolver has no link of (`no_such_link`), or no \
+             published passport (`no_passport`).",
             true,
         ),
         error(
@@ -230,6 +346,45 @@ fn resolve_responses() -> Vec<MetaResponse> {
             true,
         ),
     ]
+}
+
+fn resolve_responses() -> Vec<MetaResponse> {
+    resolver_responses::<ScanAnswer>(
+        "The verdict on the code (`not_recognised` for a code no brand issued), or the link \
+         type asked for.",
+    )
+}
+
+fn product_responses() -> Vec<MetaResponse> {
+    resolver_responses::<ProductAnswer>(
+        "The product the GTIN names (and the lot the URI gives), or the link type asked for.",
+    )
+}
+
+fn link_type_param() -> MetaOperationParam {
+    MetaOperationParam {
+        name: "linkType".to_string(),
+        schema: string("GS1 link type", None),
+        in_type: MetaParamIn::Query,
+        description: Some(
+            "The link asked for: `linkset` (or the deprecated `all`), `gs1:dpp`, \
+             `gs1:defaultLink` or `gs1:pip` (the default answer); any other is 404."
+                .to_string(),
+        ),
+        required: false,
+        deprecated: false,
+        explode: true,
+        style: None,
+    }
+}
+
+fn lot_param() -> MetaOperationParam {
+    path_param(
+        "lot",
+        "The lot or batch number (AI 10): 1 to 20 characters of GS1's set 82, \
+         percent-encoded.",
+        string("Lot number", None),
+    )
 }
 
 fn gtin_param() -> MetaOperationParam {
@@ -275,7 +430,7 @@ impl OpenApi for PublicApi {
                 "resolveCode",
                 "Check a code (a scan)",
                 RESOLVE_DESCRIPTION,
-                vec![gtin_param(), serial_param()],
+                vec![gtin_param(), serial_param(), link_type_param()],
                 None,
                 resolve_responses(),
             )],
@@ -287,18 +442,52 @@ impl OpenApi for PublicApi {
                 "resolveLotCode",
                 "Check a code of a lot (a scan)",
                 RESOLVE_DESCRIPTION,
-                vec![
-                    gtin_param(),
-                    path_param(
-                        "lot",
-                        "The lot or batch number (AI 10): 1 to 20 characters of GS1's set 82, \
-                         percent-encoded.",
-                        string("Lot number", None),
-                    ),
-                    serial_param(),
-                ],
+                vec![gtin_param(), lot_param(), serial_param(), link_type_param()],
                 None,
                 resolve_responses(),
+            )],
+        };
+        let product = MetaPath {
+            path: "/01/{gtin}".to_string(),
+            operations: vec![operation(
+                Method::GET,
+                "resolveProduct",
+                "A product's link (no serial)",
+                PRODUCT_DESCRIPTION,
+                vec![gtin_param(), link_type_param()],
+                None,
+                product_responses(),
+            )],
+        };
+        let product_lot = MetaPath {
+            path: "/01/{gtin}/10/{lot}".to_string(),
+            operations: vec![operation(
+                Method::GET,
+                "resolveLot",
+                "A lot's link (no serial)",
+                PRODUCT_DESCRIPTION,
+                vec![gtin_param(), lot_param(), link_type_param()],
+                None,
+                product_responses(),
+            )],
+        };
+        let description = MetaPath {
+            path: "/.well-known/gs1resolver".to_string(),
+            operations: vec![operation(
+                Method::GET,
+                "describeResolver",
+                "The resolver description file",
+                "What the GS1-Conformant Resolver standard asks a resolver to publish at this \
+                 well-known address: its root, the primary keys it resolves (the GTIN, `01`) and \
+                 the link type vocabulary it recognises. Readable from any origin (CORS).",
+                Vec::new(),
+                None,
+                vec![response(
+                    200,
+                    "The description.",
+                    json_of::<ResolverDescription>(),
+                    false,
+                )],
             )],
         };
         let review = MetaPath {
@@ -386,13 +575,23 @@ impl OpenApi for PublicApi {
             )],
         };
         vec![MetaApi {
-            paths: vec![resolve, resolve_lot, review, locate],
+            paths: vec![
+                resolve,
+                resolve_lot,
+                product,
+                product_lot,
+                description,
+                review,
+                locate,
+            ],
         }]
     }
 
     fn register(registry: &mut Registry) {
         ApiTags::Public.register(registry);
         ScanAnswer::register(registry);
+        ProductAnswer::register(registry);
+        ResolverDescription::register(registry);
         ReviewRequest::register(registry);
         LocateRequest::register(registry);
         Notice::register(registry);
@@ -412,6 +611,14 @@ impl OpenApi for PublicApi {
             "/01/*rest",
             Method::GET,
             crate::scans::resolver::resolve
+                .into_endpoint()
+                .map_to_response()
+                .boxed(),
+        );
+        add(
+            "/.well-known/gs1resolver",
+            Method::GET,
+            crate::scans::resolver::description
                 .into_endpoint()
                 .map_to_response()
                 .boxed(),

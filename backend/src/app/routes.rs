@@ -132,6 +132,21 @@ pub fn routes(
     for (path, endpoint) in super::public::endpoints() {
         route = route.at(path, endpoint);
     }
+    // The Digital Links of GS1's other primary keys (`/414/…`, `/00/…`) and
+    // the other well-known addresses: the resolver's own 404, never the web
+    // app's index.html (the GS1-Conformant Resolver standard).
+    let not_ours = || {
+        super::public::with_cors(
+            crate::scans::resolver::other_key
+                .into_endpoint()
+                .map_to_response()
+                .boxed(),
+        )
+    };
+    for key in crate::scans::links::OTHER_PRIMARY_KEYS {
+        route = route.at(format!("/{key}/*rest"), not_ours());
+    }
+    route = route.at("/.well-known/*rest", not_ours());
     route
         .nest("/", web_app)
         // Errors become answers here, so that they carry the headers too.

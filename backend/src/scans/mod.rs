@@ -7,6 +7,9 @@
 //! - `resolver.rs`: `GET /01/{gtin}[/10/{lot}]/21/{serial}` (no sign-in):
 //!   the verdict as a page or as JSON, the scan recorded, bots counted apart,
 //!   a rate limit per address that never refuses a code's first scan;
+//! - `links.rs`: what GS1's resolver standard asks beyond the scan: the
+//!   link a request asks for, the linkset, the `Link` headers, the
+//!   resolver description file;
 //! - `page.rs`: the scan page's HTML (every value escaped);
 //! - `ingest.rs`: people's scans written in batches, a writer per brand;
 //! - `holders.rs`: which brand holds a GTIN, remembered for a few seconds;
@@ -23,6 +26,7 @@ pub mod api;
 pub mod geo;
 pub mod holders;
 pub mod ingest;
+pub mod links;
 pub mod locate;
 pub mod page;
 pub mod resolver;
@@ -66,13 +70,18 @@ impl Verdict {
 }
 
 /// A GS1 Digital Link URI's path as the resolver reads it:
-/// `/01/{gtin}[/10/{lot}]/21/{serial}`.
+/// `/01/{gtin}[/22/{cpv}][/10/{lot}][/21/{serial}]`. The GTIN alone, or
+/// with its lot, names the product (or the lot), not a pack: such a link
+/// has no serial, and the resolver answers it with no verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DigitalLink {
     /// GTIN-14 (a GTIN-8, 12 or 13 zero-padded).
     pub gtin: String,
+    /// The consumer product variant (AI 22), a key qualifier GS1 allows
+    /// before the lot; read and checked, and otherwise not used here.
+    pub cpv: Option<String>,
     pub lot: Option<String>,
-    pub serial: String,
+    pub serial: Option<String>,
 }
 
 /// Why a URI is not one the resolver can read: a message for the person
@@ -84,7 +93,7 @@ fn bad(message: impl Into<String>) -> BadLink {
     BadLink(message.into())
 }
 
-/// An AI 10 or AI 21 value: 1 to 20 characters of GS1's character set 82.
+/// An AI 10, 21 or 22 value: 1 to 20 characters of GS1's character set 82.
 fn ai_value(ai: &str, name: &str, raw: &str) -> Result<String, BadLink> {
     let value = gs1::percent_decode(raw)
         .ok_or_else(|| bad(format!("The {name} (AI {ai}) is not correctly encoded.")))?;
@@ -105,8 +114,18 @@ fn ai_value(ai: &str, name: &str, raw: &str) -> Result<String, BadLink> {
     Ok(value)
 }
 
+/// The key qualifiers of a GTIN, in the order GS1 Digital Link puts them
+/// in a path (AI 22, then 10, then 21), with their names for messages.
+const QUALIFIERS: [(&str, &str); 3] = [
+    ("22", "consumer product variant"),
+    ("10", "lot"),
+    ("21", "serial number"),
+];
+
 impl DigitalLink {
-    /// Reads the path after the `/01/` of a URI (`{gtin}/10/{lot}/21/{serial}`).
+    /// Reads the path after the `/01/` of a URI
+    /// (`{gtin}[/22/{cpv}][/10/{lot}][/21/{serial}]`, a trailing slash
+    /// tolerated).
     pub fn parse(rest: &str) -> Result<Self, BadLink> {
         let mut segments = rest.trim_end_matches('/').split('/');
         let gtin = match gs1::gtin14(segments.next().unwrap_or_default()) {
@@ -120,39 +139,37 @@ impl DigitalLink {
                 ));
             }
         };
-        let mut lot = None;
-        let mut serial = None;
+        let mut values: [Option<String>; 3] = [None, None, None];
+        // The position, in QUALIFIERS, of the last qualifier read.
+        let mut last = None;
         while let Some(ai) = segments.next() {
-            let value = segments.next();
-            match (ai, value) {
-                ("10", Some(v)) if lot.is_none() && serial.is_none() => {
-                    lot = Some(ai_value("10", "lot", v)?);
-                }
-                ("21", Some(v)) if serial.is_none() => {
-                    serial = Some(ai_value("21", "serial number", v)?);
-                }
-                ("10" | "21", Some(_)) => {
-                    return Err(bad(
-                        "The link's parts are out of order or repeated: a GTIN, then an optional lot (10), then the serial (21).",
-                    ));
-                }
-                ("10" | "21", None) => {
-                    return Err(bad(format!(
-                        "The link ends after AI {ai} without its value."
-                    )));
-                }
-                (other, _) => {
-                    let shown: String = other.chars().take(8).collect();
-                    return Err(bad(format!(
-                        "The link has an application identifier this resolver does not know ({shown:?}): after the GTIN only a lot (10) and a serial (21) may follow."
-                    )));
-                }
+            let Some(at) = QUALIFIERS.iter().position(|(q, _)| *q == ai) else {
+                let shown: String = ai.chars().take(8).collect();
+                return Err(bad(format!(
+                    "The link has an application identifier this resolver does not know ({shown:?}): after the GTIN only a variant (22), a lot (10) and a serial (21) may follow."
+                )));
+            };
+            let Some(raw) = segments.next() else {
+                return Err(bad(format!(
+                    "The link ends after AI {ai} without its value."
+                )));
+            };
+            if last.is_some_and(|l| l >= at) {
+                return Err(bad(
+                    "The link's parts are out of order or repeated: a GTIN, then an optional variant (22), lot (10) and serial (21), in that order.",
+                ));
             }
+            let (_, name) = QUALIFIERS[at];
+            values[at] = Some(ai_value(ai, name, raw)?);
+            last = Some(at);
         }
-        let serial = serial.ok_or_else(|| {
-            bad("The link has no serial number (AI 21), so this pack cannot be checked.")
-        })?;
-        Ok(Self { gtin, lot, serial })
+        let [cpv, lot, serial] = values;
+        Ok(Self {
+            gtin,
+            cpv,
+            lot,
+            serial,
+        })
     }
 }
 
@@ -287,10 +304,19 @@ mod tests {
         let link = DigitalLink::parse("09506000134352/10/AB%2F12/21/0A1b2C3d4E5").unwrap();
         assert_eq!(link.gtin, "09506000134352");
         assert_eq!(link.lot.as_deref(), Some("AB/12"));
-        assert_eq!(link.serial, "0A1b2C3d4E5");
+        assert_eq!(link.serial.as_deref(), Some("0A1b2C3d4E5"));
         let short = DigitalLink::parse("9506000134352/21/X1").unwrap();
         assert_eq!(short.gtin, "09506000134352");
         assert_eq!(short.lot, None);
+        // The GTIN alone, with its lot, with a variant (AI 22): no serial.
+        let gtin_only = DigitalLink::parse("09506000134352").unwrap();
+        assert_eq!((gtin_only.lot, gtin_only.serial), (None, None));
+        let lot_only = DigitalLink::parse("09506000134352/10/L1/").unwrap();
+        assert_eq!(lot_only.lot.as_deref(), Some("L1"));
+        assert_eq!(lot_only.serial, None);
+        let variant = DigitalLink::parse("09506000134352/22/2A/10/L1/21/S1").unwrap();
+        assert_eq!(variant.cpv.as_deref(), Some("2A"));
+        assert_eq!(variant.serial.as_deref(), Some("S1"));
         // GTIN-8, zero-padded.
         assert_eq!(
             DigitalLink::parse("96385074/21/1").unwrap().gtin,
@@ -306,9 +332,11 @@ mod tests {
             "09506000134352/21/ABCDEFGHIJKLMNOPQRSTU", // 21 characters
             "09506000134352/21/a%20b",                 // a space
             "09506000134352/21/a#b",                   // '#'
-            "09506000134352/22/x/21/1",                // unknown AI
+            "09506000134352/17/261231/21/1",           // not a key qualifier
             "09506000134352/21/1/10/L",                // out of order
-            "09506000134352/10/L",                     // no serial
+            "09506000134352/10/L/22/V",                // out of order
+            "09506000134352/10/L/10/M",                // repeated
+            "09506000134352/22/a%20b",                 // a space in the variant
             "09506000134352/21",                       // no value
             "09506000134352/21/%FF",                   // not UTF-8
             "09506000134352/21/%2",                    // broken escape

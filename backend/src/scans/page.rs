@@ -275,6 +275,42 @@ fn reviews_section(body: &mut String, view: &ScanView<'_>) {
     body.push_str("</section>");
 }
 
+/// What the page of a Digital Link with no serial shows: the product (and
+/// the lot the link names), never a verdict.
+pub struct ProductView<'a> {
+    pub product_name: &'a str,
+    pub gtin: &'a str,
+    pub skuid: &'a str,
+    pub lot: Option<&'a str>,
+    /// As in [`ScanView::passport_html`].
+    pub passport_html: Option<String>,
+}
+
+/// The page for a link that names a product, or a lot, but no pack: the
+/// product's facts and passport, and why there is no verdict.
+pub fn product_page(view: &ProductView<'_>) -> String {
+    let mut body = format!(
+        "<div class=\"verdict ok\"><h1>{}</h1><p>Product information</p></div><section><dl>",
+        escape(view.product_name)
+    );
+    row(&mut body, "GTIN", view.gtin);
+    row(&mut body, "SKU", view.skuid);
+    if let Some(lot) = view.lot {
+        row(&mut body, "Lot", lot);
+    }
+    body.push_str(
+        "</dl><p class=\"muted\">This link names the product, not one pack (it has no serial number), \
+         so it cannot say whether a pack is genuine. Scan the code on the pack itself for that.</p></section>",
+    );
+    match &view.passport_html {
+        Some(passport) => body.push_str(passport),
+        None => body.push_str(
+            "<section><h2>Product passport</h2><p class=\"muted\">The brand has not published a digital product passport for this product yet.</p></section>",
+        ),
+    }
+    page(view.product_name, &body)
+}
+
 /// A product's public passport on a page of its own (`linkType=gs1:dpp`).
 pub fn passport_page(product_name: &str, passport_html: &str) -> String {
     let body = format!(
@@ -343,5 +379,21 @@ mod tests {
         assert!(html.contains("Rated 4.5 out of 5 by 2 buyers."));
         assert!(html.contains("Shipped &lt;b&gt;"));
         assert!(CSP.contains("style-src 'sha256-"));
+    }
+
+    #[test]
+    fn the_product_page_escapes_markup_and_gives_no_verdict() {
+        let html = product_page(&ProductView {
+            product_name: "<b>Rice</b>",
+            gtin: "09506000134352",
+            skuid: "S&1",
+            lot: Some("<L1>"),
+            passport_html: None,
+        });
+        assert!(html.contains("&lt;b&gt;Rice&lt;/b&gt;"));
+        assert!(html.contains("S&amp;1") && html.contains("&lt;L1&gt;"));
+        assert!(!html.contains("<b>Rice"));
+        assert!(!html.contains("Genuine product") && !html.contains("Not recognised"));
+        assert!(html.contains("cannot say whether a pack is genuine"));
     }
 }

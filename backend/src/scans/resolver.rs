@@ -25,6 +25,7 @@ use super::holders::GtinHolders;
 use super::ingest::ScanWriters;
 use super::page::{self, ProductReviews, ScanView};
 use super::store;
+use super::links::{self, Wanted};
 use super::{AgentClass, DigitalLink, Place, Verdict, classify_agent};
 use crate::codes::Serial;
 use crate::http::input::IsoDate;
@@ -70,11 +71,24 @@ impl ScanLimiter {
 /// What recording a scan reaches: the shared state and the scans' own
 /// (each registered as `Data` by the composition root).
 #[derive(Clone, Copy)]
-struct Resolver<'a> {
-    state: &'a SharedState,
-    holders: &'a GtinHolders,
-    writers: &'a ScanWriters,
-    review_key: &'a TokenKey,
+pub(super) struct Resolver<'a> {
+    pub state: &'a SharedState,
+    pub holders: &'a GtinHolders,
+    pub writers: &'a ScanWriters,
+    pub review_key: &'a TokenKey,
+}
+
+/// A person's or a bot's scan of a code, as [`record`] takes it.
+struct Scan<'a> {
+    /// The URI's serial (AI 21).
+    serial: &'a str,
+    agent: AgentClass,
+    /// Whether the address is within its limit.
+    allowed: bool,
+    place: &'a Place,
+    consumer: Uuid,
+    /// Whether the answer is the page (which shows more than the JSON).
+    for_page: bool,
 }
 
 /// The product a resolved code belongs to.
@@ -113,6 +127,19 @@ pub struct ScanAnswer {
     pub batch: Option<ScannedBatch>,
     /// The product's company (the pharmaceutical clients' products).
     pub manufacturer: Option<Manufacturer>,
+}
+
+/// The resolver's answer to a Digital Link with no serial (the GTIN alone,
+/// or with its lot), for an app (`Accept: application/json`): the product,
+/// and no verdict, since no pack is named.
+#[derive(Object, Debug)]
+#[oai(skip_serializing_if_is_none)]
+pub struct ProductAnswer {
+    pub product: ScannedProduct,
+    /// The URI's lot (GS1 AI 10), if it has one.
+    pub lot: Option<String>,
+    /// Whether a public passport answers `?linkType=gs1:dpp`.
+    pub passport: bool,
 }
 
 /// A pharmaceutical pack's batch (Schedule H2).
@@ -252,6 +279,54 @@ fn consumer_id(req: &Request) -> Option<Uuid> {
         .and_then(|c| c.value_str().parse().ok())
 }
 
+/// The resolver's root: `PUBLIC_URL`, or the origin the request came to.
+fn root(req: &Request, state: &SharedState) -> String {
+    let configured = state.settings.public_url();
+    if !configured.is_empty() {
+        return configured.to_string();
+    }
+    let host = req.header(header::HOST).unwrap_or("localhost");
+    format!("http://{host}")
+}
+
+/// Adds the `Link` headers of an ordinary answer (its linkset; the
+/// uncompressed URI of a compressed one).
+fn with_links(mut resp: Response, canonical: &str, compressed: bool) -> Response {
+    for value in links::link_headers(canonical, compressed) {
+        if let Ok(value) = poem::http::HeaderValue::from_str(&value) {
+            resp.headers_mut().append(header::LINK, value);
+        }
+    }
+    resp
+}
+
+/// A 404 in the resolver's own words, in the form the client asked for.
+pub fn not_found(req: &Request, code: &str, message: &str) -> Response {
+    problem(req, StatusCode::NOT_FOUND, code, "Not found", message)
+}
+
+/// `GET /{key}/…` for a GS1 primary key other than the GTIN (`/414/…`,
+/// `/00/…`): a valid kind of Digital Link this resolver has no links for.
+#[handler]
+pub fn other_key(req: &Request) -> Response {
+    not_found(
+        req,
+        "not_found",
+        "This resolver answers GTINs (AI 01) only: it has no links for this identifier.",
+    )
+}
+
+/// `GET /.well-known/gs1resolver`: the resolver description file.
+#[handler]
+pub fn description(req: &Request, Data(state): Data<&SharedState>) -> Response {
+    let mut resp = json_of(StatusCode::OK, &links::description(&root(req, state)));
+    resp.headers_mut().insert(
+        header::CACHE_CONTROL,
+        poem::http::HeaderValue::from_static("public, max-age=3600"),
+    );
+    resp
+}
+
 #[handler]
 pub async fn resolve(
     req: &Request,
@@ -276,6 +351,33 @@ pub async fn resolve(
             );
         }
     };
+    answer(
+        req,
+        Resolver {
+            state,
+            holders,
+            writers,
+            review_key,
+        },
+        limiter,
+        ip_places.as_ref(),
+        &link,
+        false,
+    )
+    .await
+}
+
+/// The answer to a Digital Link read from a request (`compressed` when its
+/// URI was a compressed one).
+pub(super) async fn answer(
+    req: &Request,
+    resolver: Resolver<'_>,
+    limiter: &ScanLimiter,
+    ip_places: Option<&IpPlaces>,
+    link: &DigitalLink,
+    compressed: bool,
+) -> Response {
+    let Resolver { state, holders, .. } = resolver;
     let agent = if req.method() == Method::HEAD {
         AgentClass::Bot
     } else {
@@ -295,16 +397,38 @@ pub async fn resolve(
             "Too many links were checked from your network in a short time. Please wait a minute and scan again.",
         )
     };
-    match link_type(req).as_deref() {
-        // The links and the passport record no scan, so no first scan is
-        // at stake: over the limit, they wait too.
-        Some("all" | "gs1:dpp") if !allowed => return too_many(),
-        Some("all") => return linkset(req, state, holders, &link).await,
-        Some("gs1:dpp") => return passport(req, state, holders, &link).await,
-        // Any other link type is answered with the default link, the scan
-        // page, as GS1's resolver standard asks.
-        _ => {}
+    let root = root(req, state);
+    let canonical = links::canonical(&root, link);
+    let wanted = links::wanted(req.uri().query(), req.header(header::ACCEPT));
+    // The links, the passport and a product's page record no scan, so no
+    // first scan is at stake: over the limit, they wait too.
+    if !allowed && (wanted != Wanted::Default || link.serial.is_none()) {
+        return too_many();
     }
+    let serial = match (&wanted, link.serial.as_deref()) {
+        (Wanted::Linkset, _) => {
+            return linkset(req, state, holders, &root, link).await;
+        }
+        (Wanted::Passport, _) => {
+            let resp = passport(req, state, holders, link).await;
+            return with_links(resp, &canonical, compressed);
+        }
+        (Wanted::Unknown(link_type), _) => {
+            return not_found(
+                req,
+                "no_such_link",
+                &format!(
+                    "This resolver has no link of type {link_type:?} for this item. Ask for ?linkType=linkset to list the links it has."
+                ),
+            );
+        }
+        // The GTIN alone, or with its lot: the product's page, no verdict.
+        (Wanted::Default, None) => {
+            let resp = product(req, state, holders, link).await;
+            return with_links(resp, &canonical, compressed);
+        }
+        (Wanted::Default, Some(serial)) => serial,
+    };
     let place = match (ip_places, ip) {
         (Some(db), Some(ip)) if agent != AgentClass::Bot => {
             db.place(ip).unwrap_or_else(Place::unknown)
@@ -314,13 +438,15 @@ pub async fn resolve(
     let known_consumer = consumer_id(req);
     let consumer = known_consumer.unwrap_or_else(Uuid::new_v4);
     let for_page = !wants_json(req);
-    let resolver = Resolver {
-        state,
-        holders,
-        writers,
-        review_key,
+    let scan = Scan {
+        serial,
+        agent,
+        allowed,
+        place: &place,
+        consumer,
+        for_page,
     };
-    let outcome = match record(resolver, &link, agent, allowed, &place, consumer, for_page).await {
+    let outcome = match record(resolver, link, scan).await {
         Ok(Some(outcome)) => outcome,
         Ok(None) => return too_many(),
         Err(err) => {
@@ -334,7 +460,7 @@ pub async fn resolve(
             );
         }
     };
-    let mut resp = respond(req, &link, &outcome);
+    let mut resp = with_links(respond(req, link, &outcome), &canonical, compressed);
     if known_consumer.is_none() && agent != AgentClass::Bot {
         let secure = if state.settings.secure_cookies() {
             "; Secure"
@@ -398,69 +524,148 @@ async fn passport(
     }
 }
 
-/// The `linkType` the query asks for (`all`, `gs1:dpp`, …), if any.
-fn link_type(req: &Request) -> Option<String> {
-    req.uri().query()?.split('&').find_map(|pair| {
-        let (key, value) = pair.split_once('=')?;
-        (key == "linkType").then(|| value.replace("%3A", ":").replace("%3a", ":"))
-    })
+/// The product `link` names, its tenant's read connection still open for
+/// more: `None` when no brand holds the GTIN or the brand has no product
+/// with it.
+async fn find_product(
+    state: &SharedState,
+    holders: &GtinHolders,
+    link: &DigitalLink,
+) -> anyhow::Result<Option<(crate::db::TenantRead, crate::products::Product)>> {
+    let Some(tenant) = holders.holder(&state.db.platform, &link.gtin).await? else {
+        return Ok(None);
+    };
+    let mut conn = state.db.read_tenant(&tenant).await?;
+    let Some(id) = store::product_of_gtin(&mut conn, &link.gtin).await? else {
+        return Ok(None);
+    };
+    let Some(product) = crate::products::store::find(&mut conn, id).await? else {
+        return Ok(None);
+    };
+    Ok(Some((conn, product)))
 }
 
-/// `linkType=all`: the links this resolver has for the code, as an RFC 9264
-/// linkset (`application/linkset+json`). It names the page, never what the
-/// code is; asking for it records no scan.
-async fn linkset(
+/// The answer when the resolver cannot read its data now.
+fn unavailable(req: &Request, err: &anyhow::Error, what: &str) -> Response {
+    tracing::error!(error = ?err, "{what} failed");
+    problem(
+        req,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "unavailable",
+        "Cannot check right now",
+        "This link cannot be answered right now. Please try again in a few minutes.",
+    )
+}
+
+const NO_LINKS: &str = "This resolver has no links for this GTIN.";
+
+/// The default link of a URI with no serial (the GTIN alone, or with its
+/// lot): the product's page, or its JSON, with no verdict, since no pack is
+/// named. It records no scan.
+async fn product(
     req: &Request,
     state: &SharedState,
     holders: &GtinHolders,
     link: &DigitalLink,
 ) -> Response {
-    match holders.holder(&state.db.platform, &link.gtin).await {
-        Ok(Some(_)) => {}
-        Ok(None) => {
-            return problem(
-                req,
-                StatusCode::NOT_FOUND,
-                "not_found",
-                "Not recognised",
-                "This resolver has no links for this GTIN.",
-            );
-        }
-        Err(err) => {
-            tracing::error!(error = ?err, "reading the GTIN registry failed");
-            return problem(
-                req,
-                StatusCode::SERVICE_UNAVAILABLE,
-                "unavailable",
-                "Cannot check right now",
-                "Links cannot be listed right now. Please try again in a few minutes.",
-            );
-        }
+    let found = async {
+        let Some((mut conn, product)) = find_product(state, holders, link).await? else {
+            return Ok::<_, anyhow::Error>(None);
+        };
+        let passport = crate::passports::store::public_passport(
+            &mut conn,
+            product.id,
+            link.lot.as_deref(),
+        )
+        .await?;
+        conn.finish().await?;
+        Ok(Some((product, passport)))
+    };
+    match found.await {
+        Ok(Some((product, passport))) if wants_json(req) => json_of(
+            StatusCode::OK,
+            &ProductAnswer {
+                product: ScannedProduct {
+                    name: product.product_name,
+                    gtin: product.gtin,
+                    skuid: product.skuid,
+                },
+                lot: link.lot.clone(),
+                passport: passport.is_some(),
+            },
+        ),
+        Ok(Some((product, passport))) => html(
+            StatusCode::OK,
+            page::product_page(&page::ProductView {
+                product_name: &product.product_name,
+                gtin: &product.gtin,
+                skuid: &product.skuid,
+                lot: link.lot.as_deref(),
+                passport_html: passport
+                    .as_ref()
+                    .map(crate::passports::render_public_html),
+            }),
+        ),
+        Ok(None) => not_found(req, "not_found", NO_LINKS),
+        Err(err) => unavailable(req, &err, "reading a product"),
     }
-    let mut anchor = format!("{}/01/{}", state.settings.public_url(), link.gtin);
-    if let Some(lot) = &link.lot {
-        anchor.push_str("/10/");
-        anchor.push_str(&crate::gs1::percent_encode(lot));
-    }
-    anchor.push_str("/21/");
-    anchor.push_str(&crate::gs1::percent_encode(&link.serial));
-    let page = serde_json::json!([{
-        "href": anchor,
-        "title": "Product check: is this pack genuine?",
-        "type": "text/html",
-        "hreflang": ["en"],
-    }]);
-    let body = serde_json::json!({
-        "linkset": [{
-            "anchor": anchor,
-            "https://gs1.org/voc/defaultLink": page,
-            "https://gs1.org/voc/pip": page,
-        }]
-    });
+}
+
+/// `linkType=linkset` (and the deprecated `all`, and `Accept:
+/// application/linkset+json`): the links this resolver has, as an RFC 9264
+/// linkset, for each level of the URI up to the GTIN alone. It names pages,
+/// never what the code is; asking for it records no scan.
+async fn linkset(
+    req: &Request,
+    state: &SharedState,
+    holders: &GtinHolders,
+    root: &str,
+    link: &DigitalLink,
+) -> Response {
+    let levels = links::levels(root, link);
+    let found = async {
+        let Some((mut conn, product)) = find_product(state, holders, link).await? else {
+            return Ok::<_, anyhow::Error>(None);
+        };
+        let mut passports = Vec::with_capacity(levels.len());
+        for level in &levels {
+            let passport = crate::passports::store::public_passport(
+                &mut conn,
+                product.id,
+                level.lot.as_deref(),
+            )
+            .await?;
+            passports.push(passport.is_some());
+        }
+        conn.finish().await?;
+        Ok(Some((product, passports)))
+    };
+    let (product, passports) = match found.await {
+        Ok(Some(found)) => found,
+        Ok(None) => return not_found(req, "not_found", NO_LINKS),
+        Err(err) => return unavailable(req, &err, "listing links"),
+    };
+    let entries: Vec<links::LevelLinks<'_>> = levels
+        .iter()
+        .zip(passports)
+        .map(|(level, passport)| links::LevelLinks {
+            level,
+            product_name: &product.product_name,
+            passport,
+        })
+        .collect();
+    let body = links::linkset(&entries);
     Response::builder()
         .status(StatusCode::OK)
-        .content_type("application/linkset+json")
+        .content_type(links::LINKSET_TYPE)
         .header(header::CACHE_CONTROL, "no-store")
+        .header(
+            header::LINK,
+            format!(
+                "<{}>; rel=\"http://www.w3.org/ns/json-ld#context\"; type=\"application/ld+json\"",
+                links::LINKSET_CONTEXT
+            ),
+        )
         .body(serde_json::to_vec(&body).unwrap_or_default())
 }
 
@@ -474,12 +679,16 @@ async fn linkset(
 async fn record(
     resolver: Resolver<'_>,
     link: &DigitalLink,
-    agent: AgentClass,
-    allowed: bool,
-    place: &Place,
-    consumer: Uuid,
-    for_page: bool,
+    scan: Scan<'_>,
 ) -> anyhow::Result<Option<Outcome>> {
+    let Scan {
+        serial: serial_text,
+        agent,
+        allowed,
+        place,
+        consumer,
+        for_page,
+    } = scan;
     let not_recognised = || Outcome {
         verdict: Verdict::NotRecognised,
         code: None,
@@ -506,7 +715,7 @@ async fn record(
     let Some(tenant) = holders.holder(&state.db.platform, &link.gtin).await? else {
         return Ok(allowed.then(not_recognised));
     };
-    let serial = Serial::decode(&link.serial).map(Serial::to_db);
+    let serial = Serial::decode(serial_text).map(Serial::to_db);
     let person = agent != AgentClass::Bot;
     if !person || !allowed {
         // Looked up first: a bot's hit is only counted, and over the limit
@@ -558,7 +767,7 @@ async fn record(
                 serial,
                 gtin: link.gtin.clone(),
                 lot: link.lot.clone(),
-                serial_text: link.serial.clone(),
+                serial_text: serial_text.to_string(),
                 agent: agent.as_str(),
                 place: place.clone(),
                 consumer,
