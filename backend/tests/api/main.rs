@@ -27,6 +27,7 @@ mod passports;
 mod product_images;
 mod products;
 mod public_contract;
+mod resolver_conformance;
 mod reviews;
 mod scans;
 mod server;

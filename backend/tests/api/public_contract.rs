@@ -96,7 +96,7 @@ fn the_public_routes_are_the_ones_described() {
         .map(|(p, m)| (as_served(p), m.clone()))
         .collect();
     assert_eq!(described_routes, served);
-    assert_eq!(described.len(), 4, "{described:?}");
+    assert_eq!(described.len(), 7, "{described:?}");
     // And each public operation is an app's: no sign-in, JSON in and out.
     for (path, method) in &described {
         let op = &doc["paths"][path][method.to_lowercase()];

@@ -348,7 +348,7 @@ async fn malformed_links_get_a_clear_400_and_record_nothing() {
             "characters GS1 does not allow",
         ),
         (format!("/01/{gtin14}/99/1/21/ABC"), "does not know"),
-        (format!("/01/{gtin14}/10/L1"), "no serial"),
+        (format!("/01/{gtin14}/21/A/10/L1"), "out of order"),
         ("/01/12345/21/ABC".to_string(), "8, 12, 13 or 14 digits"),
     ];
     let http = reqwest::Client::new();
