@@ -145,6 +145,29 @@ async fn the_resolvers_answers_match_the_contract() {
     let (status, body) = scan(&bad, "198.51.100.60").await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     assert_conforms(&doc, plain_path, "get", status, &body);
+
+    // A link type the resolver has no link of.
+    let (status, body) = scan(&format!("{}?linkType=gs1:recipeInfo", uris[1]), "198.51.100.63").await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert_conforms(&doc, path_of(&uris[1]), "get", status, &body);
+
+    // Links with no serial: the product, the lot, a GTIN no brand holds.
+    let product_uri = uris[0].split("/10/").next().unwrap().to_string();
+    let (status, body) = scan(&product_uri, "198.51.100.63").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_conforms(&doc, "/01/{gtin}", "get", status, &body);
+    let lot_uri = uris[0].rsplit_once("/21/").unwrap().0.to_string();
+    let (status, body) = scan(&lot_uri, "198.51.100.63").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_conforms(&doc, "/01/{gtin}/10/{lot}", "get", status, &body);
+    let (status, body) = scan(&format!("{}/01/{}", app.base, gtin()), "198.51.100.63").await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert_conforms(&doc, "/01/{gtin}", "get", status, &body);
+
+    // The resolver description file.
+    let (status, body) = scan(&format!("{}/.well-known/gs1resolver", app.base), "198.51.100.63").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_conforms(&doc, "/.well-known/gs1resolver", "get", status, &body);
 }
 
 #[tokio::test]

@@ -1280,7 +1280,7 @@ export interface paths {
         };
         /**
          * Check a code (a scan)
-         * @description The GS1 Digital Link of a code, as its QR code carries it. Send `Accept: application/json` for this JSON answer; without it, a person's browser gets the scan page (HTML) with the same facts. Each call is a scan: it is counted, and a code scanned against the brand's rules turns `suspicious`. `?linkType=all` answers the resolver's links (an RFC 9264 linkset, `application/linkset+json`) and `?linkType=gs1:dpp` the product's public passport; neither records a scan. Each network may check a limited number of links a minute (429 beyond it), except a genuine code's first scan.
+         * @description The GS1 Digital Link of a code, as its QR code carries it. Send `Accept: application/json` for this JSON answer; without it, a person's browser gets the scan page (HTML) with the same facts. Each call is a scan: it is counted, and a code scanned against the brand's rules turns `suspicious`. The GS1-Conformant Resolver standard's link types: `?linkType=linkset` (or the deprecated `all`, or `Accept: application/linkset+json`) answers the resolver's links as an RFC 9264 linkset, with an entry for each level of the URI up to the GTIN; `?linkType=gs1:dpp` the product's public passport; `gs1:defaultLink` and `gs1:pip` this answer; neither of the first two records a scan, and any other link type is 404. Every answer names its linkset in a `Link` header (`rel="linkset"`) and may be read from any origin (CORS). Each network may check a limited number of links a minute (429 beyond it), except a genuine code's first scan.
          */
         get: operations["resolveCode"];
         put?: never;
@@ -1300,9 +1300,69 @@ export interface paths {
         };
         /**
          * Check a code of a lot (a scan)
-         * @description The GS1 Digital Link of a code, as its QR code carries it. Send `Accept: application/json` for this JSON answer; without it, a person's browser gets the scan page (HTML) with the same facts. Each call is a scan: it is counted, and a code scanned against the brand's rules turns `suspicious`. `?linkType=all` answers the resolver's links (an RFC 9264 linkset, `application/linkset+json`) and `?linkType=gs1:dpp` the product's public passport; neither records a scan. Each network may check a limited number of links a minute (429 beyond it), except a genuine code's first scan.
+         * @description The GS1 Digital Link of a code, as its QR code carries it. Send `Accept: application/json` for this JSON answer; without it, a person's browser gets the scan page (HTML) with the same facts. Each call is a scan: it is counted, and a code scanned against the brand's rules turns `suspicious`. The GS1-Conformant Resolver standard's link types: `?linkType=linkset` (or the deprecated `all`, or `Accept: application/linkset+json`) answers the resolver's links as an RFC 9264 linkset, with an entry for each level of the URI up to the GTIN; `?linkType=gs1:dpp` the product's public passport; `gs1:defaultLink` and `gs1:pip` this answer; neither of the first two records a scan, and any other link type is 404. Every answer names its linkset in a `Link` header (`rel="linkset"`) and may be read from any origin (CORS). Each network may check a limited number of links a minute (429 beyond it), except a genuine code's first scan.
          */
         get: operations["resolveLotCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/01/{gtin}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A product's link (no serial)
+         * @description A GS1 Digital Link with no serial: the GTIN alone, or with its lot. It names the product (or the lot), not a pack, so the answer is the product's page (or, with `Accept: application/json`, its JSON) and no verdict; no scan is recorded. A GTIN no brand here holds is 404. The link types, the `Link` header, CORS and the limit per network are as for a code's link.
+         */
+        get: operations["resolveProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/01/{gtin}/10/{lot}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A lot's link (no serial)
+         * @description A GS1 Digital Link with no serial: the GTIN alone, or with its lot. It names the product (or the lot), not a pack, so the answer is the product's page (or, with `Accept: application/json`, its JSON) and no verdict; no scan is recorded. A GTIN no brand here holds is 404. The link types, the `Link` header, CORS and the limit per network are as for a code's link.
+         */
+        get: operations["resolveLot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/gs1resolver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The resolver description file
+         * @description What the GS1-Conformant Resolver standard asks a resolver to publish at this well-known address: its root, the primary keys it resolves (the GTIN, `01`) and the link type vocabulary it recognises. Readable from any origin (CORS).
+         */
+        get: operations["describeResolver"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3561,6 +3621,49 @@ export interface components {
             code: string;
         };
         /**
+         * ProductAnswer
+         * @description The resolver's answer to a Digital Link with no serial (the GTIN alone,
+         *     or with its lot), for an app (`Accept: application/json`): the product,
+         *     and no verdict, since no pack is named.
+         */
+        ProductAnswer: {
+            product: components["schemas"]["ScannedProduct"];
+            /** @description The URI's lot (GS1 AI 10), if it has one. */
+            lot?: string;
+            /** @description Whether a public passport answers `?linkType=gs1:dpp`. */
+            passport: boolean;
+        };
+        /**
+         * ResolverDescription
+         * @description The resolver description file (`/.well-known/gs1resolver`), as the
+         *     GS1-Conformant Resolver standard's description file schema names its
+         *     fields.
+         */
+        ResolverDescription: {
+            /** @description The resolver's name. */
+            name: string;
+            /** @description The resolver's root URL: its Digital Link URIs start with it. */
+            resolverRoot: string;
+            /** @description The primary keys it resolves, as their AIs: `01`, the GTIN. */
+            supportedPrimaryKeys: string[];
+            /** @description The link type namespaces it recognises: the GS1 Web Vocabulary. */
+            supportedLinkType: components["schemas"]["SupportedLinkType"][];
+            /**
+             * @description Whether the linkset may be made the default answer (it is not: the
+             *     default is the scan page).
+             */
+            linkTypeDefaultCanBeLinkset: boolean;
+            /** @description Whether it answers the meaning of a URI's AIs (it does not). */
+            supportsSemanticInterpretation: boolean;
+            /**
+             * @description Whether it checks which AIs may be combined beyond the GTIN's key
+             *     qualifiers (it does not).
+             */
+            validatesAIcombinations: boolean;
+            /** @description Whether it answers differently by language (it does not: English). */
+            supportsLanguageVariants: boolean;
+        };
+        /**
          * ReviewRequest
          * @description A consumer's review of the product they scanned, as an app sends it
          *     (the scan page's form posts the same fields, `rating` as text).
@@ -3641,6 +3744,16 @@ export interface components {
             gtin: string;
             /** @description The brand's stock-keeping unit. */
             skuid: string;
+        };
+        /**
+         * SupportedLinkType
+         * @description A link type the resolver recognises, in the description file.
+         */
+        SupportedLinkType: {
+            /** @description The namespace URI. */
+            namespace: string;
+            /** @description Its prefix in CURIEs, with the colon. */
+            prefix: string;
         };
     };
     responses: never;
@@ -9588,7 +9701,10 @@ export interface operations {
     };
     resolveCode: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The link asked for: `linkset` (or the deprecated `all`), `gs1:dpp`, `gs1:defaultLink` or `gs1:pip` (the default answer); any other is 404. */
+                linkType?: string;
+            };
             header?: never;
             path: {
                 /** @description The GTIN (AI 01): 8, 12, 13 or 14 digits with a valid check digit. */
@@ -9600,18 +9716,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The verdict on the code (`not_recognised` for a code no brand issued). */
+            /** @description The verdict on the code (`not_recognised` for a code no brand issued), or the link type asked for. */
             200: {
                 headers: {
+                    /** @description The linkset of the URI (`rel="linkset"`), and, for a compressed URI, the uncompressed one (`rel="owl:sameAs"`). */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ScanAnswer"];
                     "text/html": string;
+                    "application/linkset+json": {
+                        linkset: Record<string, never>[];
+                    };
                 };
             };
-            /** @description Not a Digital Link the resolver reads (`invalid_link`): a GTIN with a wrong check digit, an empty or over-long serial, characters outside GS1's set. */
+            /** @description Not a Digital Link the resolver reads (`invalid_link`): a GTIN with a wrong check digit, an empty or over-long lot or serial, characters outside GS1's set, an AI other than the GTIN's key qualifiers (22, 10, 21) or out of their order. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+            /** @description No such link: a GTIN no brand here holds (`not_found`, for the product's page and the linkset), a link type the resolver has no link of (`no_such_link`), or no published passport (`no_passport`). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9646,7 +9777,10 @@ export interface operations {
     };
     resolveLotCode: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The link asked for: `linkset` (or the deprecated `all`), `gs1:dpp`, `gs1:defaultLink` or `gs1:pip` (the default answer); any other is 404. */
+                linkType?: string;
+            };
             header?: never;
             path: {
                 /** @description The GTIN (AI 01): 8, 12, 13 or 14 digits with a valid check digit. */
@@ -9660,18 +9794,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The verdict on the code (`not_recognised` for a code no brand issued). */
+            /** @description The verdict on the code (`not_recognised` for a code no brand issued), or the link type asked for. */
             200: {
                 headers: {
+                    /** @description The linkset of the URI (`rel="linkset"`), and, for a compressed URI, the uncompressed one (`rel="owl:sameAs"`). */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ScanAnswer"];
                     "text/html": string;
+                    "application/linkset+json": {
+                        linkset: Record<string, never>[];
+                    };
                 };
             };
-            /** @description Not a Digital Link the resolver reads (`invalid_link`): a GTIN with a wrong check digit, an empty or over-long serial, characters outside GS1's set. */
+            /** @description Not a Digital Link the resolver reads (`invalid_link`): a GTIN with a wrong check digit, an empty or over-long lot or serial, characters outside GS1's set, an AI other than the GTIN's key qualifiers (22, 10, 21) or out of their order. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+            /** @description No such link: a GTIN no brand here holds (`not_found`, for the product's page and the linkset), a link type the resolver has no link of (`no_such_link`), or no published passport (`no_passport`). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9700,6 +9849,176 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                     "text/html": string;
+                };
+            };
+        };
+    };
+    resolveProduct: {
+        parameters: {
+            query?: {
+                /** @description The link asked for: `linkset` (or the deprecated `all`), `gs1:dpp`, `gs1:defaultLink` or `gs1:pip` (the default answer); any other is 404. */
+                linkType?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The GTIN (AI 01): 8, 12, 13 or 14 digits with a valid check digit. */
+                gtin: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product the GTIN names (and the lot the URI gives), or the link type asked for. */
+            200: {
+                headers: {
+                    /** @description The linkset of the URI (`rel="linkset"`), and, for a compressed URI, the uncompressed one (`rel="owl:sameAs"`). */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductAnswer"];
+                    "text/html": string;
+                    "application/linkset+json": {
+                        linkset: Record<string, never>[];
+                    };
+                };
+            };
+            /** @description Not a Digital Link the resolver reads (`invalid_link`): a GTIN with a wrong check digit, an empty or over-long lot or serial, characters outside GS1's set, an AI other than the GTIN's key qualifiers (22, 10, 21) or out of their order. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+            /** @description No such link: a GTIN no brand here holds (`not_found`, for the product's page and the linkset), a link type the resolver has no link of (`no_such_link`), or no published passport (`no_passport`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many links from this network in a minute (`too_many_requests`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+            /** @description The code cannot be checked right now (`unavailable`); try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    resolveLot: {
+        parameters: {
+            query?: {
+                /** @description The link asked for: `linkset` (or the deprecated `all`), `gs1:dpp`, `gs1:defaultLink` or `gs1:pip` (the default answer); any other is 404. */
+                linkType?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The GTIN (AI 01): 8, 12, 13 or 14 digits with a valid check digit. */
+                gtin: string;
+                /** @description The lot or batch number (AI 10): 1 to 20 characters of GS1's set 82, percent-encoded. */
+                lot: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product the GTIN names (and the lot the URI gives), or the link type asked for. */
+            200: {
+                headers: {
+                    /** @description The linkset of the URI (`rel="linkset"`), and, for a compressed URI, the uncompressed one (`rel="owl:sameAs"`). */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductAnswer"];
+                    "text/html": string;
+                    "application/linkset+json": {
+                        linkset: Record<string, never>[];
+                    };
+                };
+            };
+            /** @description Not a Digital Link the resolver reads (`invalid_link`): a GTIN with a wrong check digit, an empty or over-long lot or serial, characters outside GS1's set, an AI other than the GTIN's key qualifiers (22, 10, 21) or out of their order. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+            /** @description No such link: a GTIN no brand here holds (`not_found`, for the product's page and the linkset), a link type the resolver has no link of (`no_such_link`), or no published passport (`no_passport`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many links from this network in a minute (`too_many_requests`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+            /** @description The code cannot be checked right now (`unavailable`); try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    describeResolver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The description. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResolverDescription"];
                 };
             };
         };
