@@ -27,8 +27,8 @@ use crate::http::error::ErrorBody;
 use crate::http::response::Notice;
 use crate::http::tags::ApiTags;
 use crate::reviews::public::ReviewRequest;
-use crate::scans::locate::LocateRequest;
 use crate::scans::links::ResolverDescription;
+use crate::scans::locate::LocateRequest;
 use crate::scans::resolver::{ProductAnswer, ScanAnswer};
 
 const JSON: &str = "application/json";

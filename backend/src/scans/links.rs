@@ -285,17 +285,26 @@ mod tests {
     fn reads_what_a_request_asks_for() {
         assert_eq!(wanted(None, None), Wanted::Default);
         assert_eq!(wanted(Some("a=1"), Some("text/html")), Wanted::Default);
-        assert_eq!(wanted(None, Some("application/linkset+json")), Wanted::Linkset);
+        assert_eq!(
+            wanted(None, Some("application/linkset+json")),
+            Wanted::Linkset
+        );
         assert_eq!(wanted(Some("linkType=linkset"), None), Wanted::Linkset);
         assert_eq!(wanted(Some("x=1&linkType=all"), None), Wanted::Linkset);
         assert_eq!(wanted(Some("linkType=gs1:pip"), None), Wanted::Default);
-        assert_eq!(wanted(Some("linkType=gs1%3AdefaultLink"), None), Wanted::Default);
+        assert_eq!(
+            wanted(Some("linkType=gs1%3AdefaultLink"), None),
+            Wanted::Default
+        );
         assert_eq!(
             wanted(Some("linkType=https%3A%2F%2Fgs1.org%2Fvoc%2Fdpp"), None),
             Wanted::Passport
         );
         assert_eq!(
-            wanted(Some("linkType=gs1:recipeInfo"), Some("application/linkset+json")),
+            wanted(
+                Some("linkType=gs1:recipeInfo"),
+                Some("application/linkset+json")
+            ),
             Wanted::Unknown("gs1:recipeInfo".into())
         );
         assert_eq!(
@@ -337,7 +346,9 @@ mod tests {
         }]);
         let entry = &set["linkset"][0];
         assert_eq!(entry["itemDescription"], "Rice");
-        let default = entry["https://gs1.org/voc/defaultLink"][0].as_object().unwrap();
+        let default = entry["https://gs1.org/voc/defaultLink"][0]
+            .as_object()
+            .unwrap();
         let mut keys: Vec<&str> = default.keys().map(String::as_str).collect();
         keys.sort_unstable();
         assert_eq!(keys, ["href", "title"]);

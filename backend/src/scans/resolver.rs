@@ -23,9 +23,9 @@ use uuid::Uuid;
 use super::geo::IpPlaces;
 use super::holders::GtinHolders;
 use super::ingest::ScanWriters;
+use super::links::{self, Wanted};
 use super::page::{self, ProductReviews, ScanView};
 use super::store;
-use super::links::{self, Wanted};
 use super::{AgentClass, DigitalLink, Place, Verdict, classify_agent};
 use crate::codes::Serial;
 use crate::http::input::IsoDate;
@@ -572,12 +572,9 @@ async fn product(
         let Some((mut conn, product)) = find_product(state, holders, link).await? else {
             return Ok::<_, anyhow::Error>(None);
         };
-        let passport = crate::passports::store::public_passport(
-            &mut conn,
-            product.id,
-            link.lot.as_deref(),
-        )
-        .await?;
+        let passport =
+            crate::passports::store::public_passport(&mut conn, product.id, link.lot.as_deref())
+                .await?;
         conn.finish().await?;
         Ok(Some((product, passport)))
     };
@@ -601,9 +598,7 @@ async fn product(
                 gtin: &product.gtin,
                 skuid: &product.skuid,
                 lot: link.lot.as_deref(),
-                passport_html: passport
-                    .as_ref()
-                    .map(crate::passports::render_public_html),
+                passport_html: passport.as_ref().map(crate::passports::render_public_html),
             }),
         ),
         Ok(None) => not_found(req, "not_found", NO_LINKS),

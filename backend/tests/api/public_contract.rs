@@ -147,7 +147,11 @@ async fn the_resolvers_answers_match_the_contract() {
     assert_conforms(&doc, plain_path, "get", status, &body);
 
     // A link type the resolver has no link of.
-    let (status, body) = scan(&format!("{}?linkType=gs1:recipeInfo", uris[1]), "198.51.100.63").await;
+    let (status, body) = scan(
+        &format!("{}?linkType=gs1:recipeInfo", uris[1]),
+        "198.51.100.63",
+    )
+    .await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
     assert_conforms(&doc, path_of(&uris[1]), "get", status, &body);
 
@@ -165,7 +169,11 @@ async fn the_resolvers_answers_match_the_contract() {
     assert_conforms(&doc, "/01/{gtin}", "get", status, &body);
 
     // The resolver description file.
-    let (status, body) = scan(&format!("{}/.well-known/gs1resolver", app.base), "198.51.100.63").await;
+    let (status, body) = scan(
+        &format!("{}/.well-known/gs1resolver", app.base),
+        "198.51.100.63",
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_conforms(&doc, "/.well-known/gs1resolver", "get", status, &body);
 }

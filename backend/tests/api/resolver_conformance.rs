@@ -259,7 +259,10 @@ async fn the_linkset_lists_every_level_and_validates_against_gs1s_schema() {
     extra["linkset"][0]["https://gs1.org/voc/defaultLink"][0]["verdict"] = json!("genuine");
     assert!(!linkset_schema().is_valid(&extra));
     let mut anchorless = set.clone();
-    anchorless["linkset"][0].as_object_mut().unwrap().remove("anchor");
+    anchorless["linkset"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("anchor");
     assert!(!linkset_schema().is_valid(&anchorless));
     let entries = set["linkset"].as_array().unwrap();
     let anchors: Vec<&str> = entries
@@ -269,9 +272,7 @@ async fn the_linkset_lists_every_level_and_validates_against_gs1s_schema() {
     assert_eq!(anchors, [uri.as_str(), &lot_level, &gtin_level], "{set}");
     for entry in entries {
         assert_eq!(entry["itemDescription"], "Aspirin <b>500</b>", "{entry}");
-        let default = entry["https://gs1.org/voc/defaultLink"]
-            .as_array()
-            .unwrap();
+        let default = entry["https://gs1.org/voc/defaultLink"].as_array().unwrap();
         assert_eq!(default.len(), 1, "one default link");
         let mut keys: Vec<&String> = default[0].as_object().unwrap().keys().collect();
         keys.sort();
@@ -281,7 +282,10 @@ async fn the_linkset_lists_every_level_and_validates_against_gs1s_schema() {
         // relationship type (the link type) and a human-readable title."
         let pip = &entry["https://gs1.org/voc/pip"][0];
         assert!(pip["title"].as_str().is_some_and(|t| !t.is_empty()));
-        assert!(entry.get("https://gs1.org/voc/dpp").is_none(), "no passport yet");
+        assert!(
+            entry.get("https://gs1.org/voc/dpp").is_none(),
+            "no passport yet"
+        );
     }
     // The linkset of the GTIN alone has its one level; of the lot, two.
     let product_set = fetch(format!("{gtin_level}?linkType=linkset"), None).await;
@@ -437,7 +441,11 @@ async fn other_keys_and_unknown_link_types_are_404() {
         let v: Value = resp.json().await.unwrap();
         assert_eq!(v["code"], "not_found");
     }
-    for link_type in ["gs1:recipeInfo", "nonsense", "https%3A%2F%2Fexample.com%2Fx"] {
+    for link_type in [
+        "gs1:recipeInfo",
+        "nonsense",
+        "https%3A%2F%2Fexample.com%2Fx",
+    ] {
         let (status, v) = scan(
             &format!("{}?linkType={link_type}", uris[0]),
             "198.51.100.94",
@@ -447,7 +455,11 @@ async fn other_keys_and_unknown_link_types_are_404() {
         assert_eq!(v["code"], "no_such_link");
     }
     // The default link's own types are the default answer (a scan).
-    let (status, v) = scan(&format!("{}?linkType=gs1:defaultLink", uris[0]), "198.51.100.95").await;
+    let (status, v) = scan(
+        &format!("{}?linkType=gs1:defaultLink", uris[0]),
+        "198.51.100.95",
+    )
+    .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(v["verdict"], "genuine");
     assert_eq!(scans_recorded(&admin).await, 1);
