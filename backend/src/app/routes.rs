@@ -6,7 +6,7 @@
 
 use poem::endpoint::StaticFilesEndpoint;
 use poem::middleware::{CookieJarManager, SetHeader};
-use poem::{EndpointExt, IntoEndpoint, Route};
+use poem::{Endpoint, EndpointExt, IntoEndpoint, IntoResponse, Route};
 
 use super::api;
 use crate::config::Settings;
@@ -111,6 +111,28 @@ pub fn routes(
     let web_app = web_app
         .catch_all_error(|err| async move { err.into_response() })
         .with(SetHeader::new().overriding("content-security-policy", WEB_APP_CSP));
+    // A compressed GS1 Digital Link (`/{base64}`) is one path segment, like
+    // the web app's pages: the resolver answers it when it decompresses to
+    // a GTIN's Digital Link, and the web app every other path.
+    let resolver = std::sync::Arc::new(super::public::with_cors(
+        crate::scans::resolver::resolve
+            .into_endpoint()
+            .map_to_response()
+            .boxed(),
+    ));
+    let web_app = web_app.around(move |ep, req| {
+        let resolver = resolver.clone();
+        async move {
+            if matches!(
+                crate::scans::compressed::decompress(req.uri().path()),
+                Some(Ok(_))
+            ) {
+                resolver.call(req).await
+            } else {
+                ep.call(req).await.map(IntoResponse::into_response)
+            }
+        }
+    });
     let mut headers = SetHeader::new()
         .overriding("x-content-type-options", "nosniff")
         .overriding("referrer-policy", "same-origin")

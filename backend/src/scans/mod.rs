@@ -7,6 +7,7 @@
 //! - `resolver.rs`: `GET /01/{gtin}[/10/{lot}]/21/{serial}` (no sign-in):
 //!   the verdict as a page or as JSON, the scan recorded, bots counted apart,
 //!   a rate limit per address that never refuses a code's first scan;
+//! - `compressed.rs`: compressed Digital Link URIs, decompressed;
 //! - `links.rs`: what GS1's resolver standard asks beyond the scan: the
 //!   link a request asks for, the linkset, the `Link` headers, the
 //!   resolver description file;
@@ -23,6 +24,7 @@
 //!   `scan_bots` (tenant schema) and the GTIN registry lookup (platform).
 
 pub mod api;
+pub mod compressed;
 pub mod geo;
 pub mod holders;
 pub mod ingest;

@@ -20,6 +20,7 @@ use poem_openapi::types::ToJSON;
 use serde::Serialize;
 use uuid::Uuid;
 
+use super::compressed;
 use super::geo::IpPlaces;
 use super::holders::GtinHolders;
 use super::ingest::ScanWriters;
@@ -338,18 +339,29 @@ pub async fn resolve(
     Data(review_key): Data<&TokenKey>,
 ) -> Response {
     let path = req.uri().path();
-    let rest = path.strip_prefix("/01/").unwrap_or_default();
-    let link = match DigitalLink::parse(rest) {
-        Ok(link) => link,
-        Err(bad) => {
-            return problem(
-                req,
-                StatusCode::BAD_REQUEST,
-                "invalid_link",
-                "This link cannot be checked",
-                &bad.0,
-            );
-        }
+    // A Digital Link (`/01/…`), or a compressed one (`/{base64}`, or
+    // `/01/{gtin}/{base64}`), which the composition root sends here only
+    // when it decompresses.
+    let parsed = match path.strip_prefix("/01/") {
+        Some(rest) => DigitalLink::parse(rest).map(|link| (link, false)),
+        None => Err(super::BadLink(
+            "This is not a GS1 Digital Link of a GTIN.".into(),
+        )),
+    };
+    let (link, compressed) = match parsed {
+        Ok(found) => found,
+        Err(bad) => match compressed::decompress(path) {
+            Some(Ok(link)) => (link, true),
+            _ => {
+                return problem(
+                    req,
+                    StatusCode::BAD_REQUEST,
+                    "invalid_link",
+                    "This link cannot be checked",
+                    &bad.0,
+                );
+            }
+        },
     };
     answer(
         req,
@@ -362,7 +374,7 @@ pub async fn resolve(
         limiter,
         ip_places.as_ref(),
         &link,
-        false,
+        compressed,
     )
     .await
 }

@@ -464,3 +464,98 @@ async fn other_keys_and_unknown_link_types_are_404() {
     assert_eq!(v["verdict"], "genuine");
     assert_eq!(scans_recorded(&admin).await, 1);
 }
+
+/// A compressed Digital Link of `gtin` (when given) and `serial`, as GS1
+/// Digital Link: Compression writes it without its optimisations: each AI
+/// as its digits in hex, the GTIN as a 47-bit number, the serial as 7-bit
+/// ASCII with its encoding (4) and length (5 bits). (The decoder itself is
+/// checked against GS1's toolkit's own examples in `scans::compressed`.)
+fn compress(gtin: Option<&str>, serial: &str) -> String {
+    let mut bits = String::new();
+    if let Some(gtin) = gtin {
+        bits.push_str("00000001");
+        bits.push_str(&format!("{:047b}", gtin.parse::<u64>().unwrap()));
+    }
+    bits.push_str("00100001100");
+    bits.push_str(&format!("{:05b}", serial.len()));
+    for b in serial.bytes() {
+        bits.push_str(&format!("{b:07b}"));
+    }
+    while bits.len() % 6 != 0 {
+        bits.push('0');
+    }
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    bits.as_bytes()
+        .chunks(6)
+        .map(|c| {
+            char::from(alphabet[usize::from_str_radix(std::str::from_utf8(c).unwrap(), 2).unwrap()])
+        })
+        .collect()
+}
+
+/// "SHALL be able to decompress a URI to generate a GS1 Digital Link URI
+/// … If handling a compressed request URI, it SHALL expose the
+/// uncompressed URI in the Link response header with a rel value of
+/// owl:sameAs." Fully (`/{base64}`) and partially (`/01/{gtin}/{base64}`)
+/// compressed; the web app's own pages stay the web app's.
+#[tokio::test]
+async fn compressed_links_are_decompressed() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (_, uris) = product_with_codes(&admin, 2, None).await;
+    let http = reqwest::Client::new();
+    for (uri, compressed) in [
+        (&uris[0], {
+            let (gtin14, _) = gtin_and_lot(&uris[0]);
+            let serial = uris[0].rsplit('/').next().unwrap();
+            format!("{}/{}", app.base, compress(Some(&gtin14), serial))
+        }),
+        (&uris[1], {
+            let (gtin14, _) = gtin_and_lot(&uris[1]);
+            let serial = uris[1].rsplit('/').next().unwrap();
+            format!("{}/01/{gtin14}/{}", app.base, compress(None, serial))
+        }),
+    ] {
+        let resp = http
+            .get(&compressed)
+            .header("accept", "application/json")
+            .header("origin", "https://scanner.example")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::OK, "{compressed}");
+        assert_eq!(resp.headers()["access-control-allow-origin"], "*");
+        let header = links(resp.headers());
+        assert!(
+            header.contains(&format!("<{uri}>; rel=\"owl:sameAs\"")),
+            "{compressed}: {header:?}"
+        );
+        assert!(header.contains(&format!(
+            "<{uri}?linkType=linkset>; rel=\"linkset\"; type=\"application/linkset+json\""
+        )));
+        let v: Value = resp.json().await.unwrap();
+        assert_eq!(v["verdict"], "genuine", "{compressed}: {v}");
+        // Its linkset is the uncompressed URI's.
+        let set: Value = http
+            .get(format!("{compressed}?linkType=linkset"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_valid_linkset(&set);
+        assert_eq!(set["linkset"][0]["anchor"], uri.as_str());
+    }
+    assert_eq!(scans_recorded(&admin).await, 2);
+    // A page of the web app is not taken for a compressed link.
+    let resp = http
+        .get(format!("{}/products", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert!(resp.headers().get("link").is_none());
+    assert!(!resp.text().await.unwrap().contains("cannot be checked"));
+}
