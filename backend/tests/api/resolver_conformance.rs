@@ -481,7 +481,7 @@ fn compress(gtin: Option<&str>, serial: &str) -> String {
     for b in serial.bytes() {
         bits.push_str(&format!("{b:07b}"));
     }
-    while bits.len() % 6 != 0 {
+    while !bits.len().is_multiple_of(6) {
         bits.push('0');
     }
     let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
