@@ -1,10 +1,11 @@
 import { DownloadMinimalisticIcon } from '@solar-icons/react/linear/download-minimalistic';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiResultView } from '@/components/ui/api-result-view';
 import { CardSection } from '@/components/ui/card-section';
 import { ChoiceField, type Choice } from '@/components/ui/choice-field';
 import { TextField } from '@/components/ui/form-field';
 import { PageHeader } from '@/components/ui/page-header';
+import { Spinner } from '@/components/ui/spinner';
 import { useApiResult } from '@/hooks/use-api-result';
 import { formatNumber } from '@/lib/format';
 import { bulkDownloadUrl, listCodeLots, type CodeLot } from '../api/codes-api';
@@ -36,7 +37,10 @@ function lotText(lot: CodeLot): string {
  * code job) with a manifest. The batches come from `listCodeLots`; what a
  * selection holds is counted by the server (`summarizeCodesBulk`), exactly
  * as the download would. The download is a plain link: the browser streams
- * the file to disk while the server writes it.
+ * the file to disk while the server writes it. While the selection is being
+ * counted the button waits (it does not look clickable); a click then is
+ * kept, and the download starts once the count is ready, or the page says
+ * why it cannot.
  */
 export function BulkDownloadPage() {
   const { result, reload } = useApiResult(listCodeLots);
@@ -64,6 +68,16 @@ function BulkDownloadForm({ lots, more }: { lots: readonly CodeLot[]; more: bool
   const ready = picked.ok && result?.ok === true && result.data.files > 0;
   // A refusal of the selection (4xx) is final; anything else may pass on a second try.
   const retryable = result?.ok === false && !(result.kind === 'status' && result.status < 500);
+  const counting = picked.ok && loading;
+  // A click while the selection was counted: the download it asked for.
+  const [queued, setQueued] = useState(false);
+  const link = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    if (!queued || counting) return;
+    // The count is in: download what it holds, or drop the click (the status says why).
+    if (ready) link.current?.click();
+    setQueued(false);
+  }, [queued, counting, ready]);
 
   function toggle(id: string, on: boolean) {
     setChosen((ids) => (on ? [...ids, id] : ids.filter((x) => x !== id)));
@@ -132,7 +146,10 @@ function BulkDownloadForm({ lots, more }: { lots: readonly CodeLot[]; more: bool
           {!picked.ok ? (
             <p className="muted">{picked.reason}</p>
           ) : loading || result === null ? (
-            <p className="muted">{codeMessages.counting}</p>
+            <p className="muted">
+              {codeMessages.counting}
+              {queued ? ` ${codeMessages.downloadQueued}` : ''}
+            </p>
           ) : !result.ok ? (
             <p className="field__error">{result.message}</p>
           ) : (
@@ -147,9 +164,24 @@ function BulkDownloadForm({ lots, more }: { lots: readonly CodeLot[]; more: bool
         </div>
         <div className="form-actions">
           {ready ? (
-            <a className="btn btn--primary" href={bulkDownloadUrl(picked.selection)} download>
+            <a
+              ref={link}
+              className="btn btn--primary"
+              href={bulkDownloadUrl(picked.selection)}
+              download
+            >
               <DownloadMinimalisticIcon /> Download ZIP
             </a>
+          ) : counting ? (
+            <button
+              type="button"
+              className="btn btn--primary btn--waiting"
+              aria-disabled="true"
+              aria-busy="true"
+              onClick={() => setQueued(true)}
+            >
+              <Spinner /> Download ZIP
+            </button>
           ) : (
             <button type="button" className="btn btn--primary" disabled>
               <DownloadMinimalisticIcon /> Download ZIP
