@@ -69,17 +69,27 @@ function BulkDownloadForm({ lots, more }: { lots: readonly CodeLot[]; more: bool
   // A refusal of the selection (4xx) is final; anything else may pass on a second try.
   const retryable = result?.ok === false && !(result.kind === 'status' && result.status < 500);
   const counting = picked.ok && loading;
-  // A click while the selection was counted: the download it asked for.
-  const [queued, setQueued] = useState(false);
+  // A click while the selection was counted (numbered; 0: none since the
+  // selection last changed): the download it asked for, started once.
+  const [queued, setQueued] = useState(0);
+  const started = useRef(0);
   const link = useRef<HTMLAnchorElement>(null);
   useEffect(() => {
-    if (!queued || counting) return;
-    // The count is in: download what it holds, or drop the click (the status says why).
+    if (queued === 0 || counting || started.current === queued) return;
+    started.current = queued;
+    // The count is in: download what it holds, or nothing (the status says why).
     if (ready) link.current?.click();
-    setQueued(false);
   }, [queued, counting, ready]);
+  /** A change of the selection forgets a click made for the one before. */
+  function changed<T>(set: (value: T) => void) {
+    return (value: T) => {
+      setQueued(0);
+      set(value);
+    };
+  }
 
   function toggle(id: string, on: boolean) {
+    setQueued(0);
     setChosen((ids) => (on ? [...ids, id] : ids.filter((x) => x !== id)));
   }
 
@@ -91,7 +101,7 @@ function BulkDownloadForm({ lots, more }: { lots: readonly CodeLot[]; more: bool
           name="mode"
           options={MODES}
           value={mode}
-          onChange={setMode}
+          onChange={changed(setMode)}
         />
         {mode === 'lots' ? (
           lots.length === 0 ? (
@@ -131,14 +141,14 @@ function BulkDownloadForm({ lots, more }: { lots: readonly CodeLot[]; more: bool
               name="from"
               type="date"
               value={from}
-              onChange={(e) => setFrom(e.target.value)}
+              onChange={(e) => changed(setFrom)(e.target.value)}
             />
             <TextField
               label="Last day"
               name="to"
               type="date"
               value={to}
-              onChange={(e) => setTo(e.target.value)}
+              onChange={(e) => changed(setTo)(e.target.value)}
             />
           </div>
         )}
@@ -148,7 +158,7 @@ function BulkDownloadForm({ lots, more }: { lots: readonly CodeLot[]; more: bool
           ) : loading || result === null ? (
             <p className="muted">
               {codeMessages.counting}
-              {queued ? ` ${codeMessages.downloadQueued}` : ''}
+              {queued !== 0 ? ` ${codeMessages.downloadQueued}` : ''}
             </p>
           ) : !result.ok ? (
             <p className="field__error">{result.message}</p>
@@ -178,7 +188,7 @@ function BulkDownloadForm({ lots, more }: { lots: readonly CodeLot[]; more: bool
               className="btn btn--primary btn--waiting"
               aria-disabled="true"
               aria-busy="true"
-              onClick={() => setQueued(true)}
+              onClick={() => setQueued((n) => n + 1)}
             >
               <Spinner /> Download ZIP
             </button>
@@ -188,7 +198,14 @@ function BulkDownloadForm({ lots, more }: { lots: readonly CodeLot[]; more: bool
             </button>
           )}
           {retryable ? (
-            <button type="button" className="btn btn--secondary" onClick={retry}>
+            <button
+              type="button"
+              className="btn btn--secondary"
+              onClick={() => {
+                setQueued(0);
+                retry();
+              }}
+            >
               Try again
             </button>
           ) : null}
