@@ -278,7 +278,14 @@ mod tests {
         let client = default_modules(TenantKind::Client);
         assert_eq!(
             client,
-            ["products", "codes", "labels", "scans", "journey", "client_tools"]
+            [
+                "products",
+                "codes",
+                "labels",
+                "scans",
+                "journey",
+                "client_tools"
+            ]
         );
         let brand = default_modules(TenantKind::Brand);
         assert!(brand.iter().all(|m| m != "client_tools"));

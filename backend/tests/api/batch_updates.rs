@@ -544,7 +544,13 @@ async fn the_templates_name_the_columns() {
         .map(|c| c.to_string())
         .collect();
     assert_eq!(header.join(",") + "\n", HEADER);
-    let example: Vec<String> = range.rows().nth(1).unwrap().iter().map(|c| c.to_string()).collect();
+    let example: Vec<String> = range
+        .rows()
+        .nth(1)
+        .unwrap()
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
     assert_eq!(example.join(","), lines[1]);
 }
 
@@ -561,7 +567,7 @@ async fn a_batch_number_other_than_the_code_lot_is_a_row_error() {
     let s = &serials;
     let rows = vec![
         format!("{},{g},OTHER1,2026-01-10,2028-01-31,KA/1", s[0]), // 2 other lot
-        format!("{},{g},PCM2611,2026-02-30,2028-01-31,", s[1]),     // 3 date, licence
+        format!("{},{g},PCM2611,2026-02-30,2028-01-31,", s[1]),    // 3 date, licence
         format!("{},{g},OTHER1,2026-01-10,2028-01-31,KA/1", s[0]), // 4 repeated, other lot
     ];
     let check = run(&admin, "lots.csv", csv(&rows), true).await;

@@ -423,7 +423,9 @@ async fn a_client_overview_counts_its_own_codes_only() {
     assert_eq!(batches[0]["codes"], 3);
     assert!(!overview.to_string().contains(&lot_a), "{overview}");
 
-    let employee = app.login(&app.account(&b_tenant, Role::Employee).await).await;
+    let employee = app
+        .login(&app.account(&b_tenant, Role::Employee).await)
+        .await;
     let (status, seen) = employee.get("/api/client-overview").await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(seen, overview);
