@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { demo, seriousViolations, signIn } from './helpers';
+import { archiveViaApi, demo, productWithCodes, seriousViolations, signIn } from './helpers';
 
 const HEADER = 'code,gtin,batch_number,manufacturing_date,expiry_date,licence_number';
 
@@ -22,17 +22,20 @@ async function chooseCsv(page: Page, name: string, text: string) {
   });
 }
 
-test('client A: a batch report with an unknown serial shows its per-row problem; the history lists it', async ({
+test('client A: a batch file with an unknown serial shows its per-row problem; Apply stays off; the reports list it', async ({
   page,
 }) => {
   await signIn(page, demo.clientAEmployee);
-  await page.goto('/clientA/reports');
-  await expect(page.getByRole('heading', { level: 1, name: 'Batch reports' })).toBeVisible();
+  await page.goto('/gme/batchUpdate');
+  await expect(page.getByRole('heading', { level: 1, name: 'Batch update' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'File columns' })).toContainText('licence_number');
   await expect(page.getByRole('link', { name: 'XLSX template' })).toHaveAttribute(
     'href',
     '/api/batch-updates/template.xlsx',
   );
+  // The CSV template: the header and one example row.
+  const template = await page.request.get('/api/batch-updates/template.csv');
+  expect((await template.text()).trim().split('\n')).toHaveLength(2);
 
   const serial = unknownSerial();
   const name = `report-${serial}.csv`;
@@ -41,39 +44,76 @@ test('client A: a batch report with an unknown serial shows its per-row problem;
     name,
     `${HEADER}\n${serial},4006381333931,B-E2E-1,2026-01-01,2028-01-01,MH/25/1234\n`,
   );
+  await expect(page.getByRole('button', { name: 'Apply' })).toBeDisabled();
   await page.getByRole('button', { name: 'Check file' }).click();
 
   const problems = page.getByRole('table', { name: 'Problems' });
   await expect(problems).toContainText('No code of your organisation has this serial');
   await expect(problems).toContainText('code');
-  await expect(page.getByText(/1 problem in 1 row\. Nothing was changed/)).toBeVisible();
+  await expect(page.getByText(/1 problem in 1 of 1 row\. Nothing was changed/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Apply' })).toBeDisabled();
+  await expect(page.getByText(/Apply stays off: this file has problems/)).toBeVisible();
   const result = page.getByRole('link', { name: 'Download the result (CSV)' });
   const answer = await page.request.get((await result.getAttribute('href'))!);
   expect(answer.status()).toBe(200);
   expect(await answer.text()).toContain('No code of your organisation has this serial');
 
+  // The reports: the history of uploads, each with its outcome and its result.
+  await page.goto('/clientA/reports');
+  await expect(page.getByRole('heading', { level: 1, name: 'Batch reports' })).toBeVisible();
+  await expect(page.getByLabel('Batch file (CSV or XLSX)')).toHaveCount(0);
   const history = page.getByRole('table', { name: 'Batch update history' });
   const row = history.getByRole('row').filter({ hasText: name });
   await expect(row).toContainText('Check');
   await expect(row).toContainText('Has problems');
   await expect(row).toContainText('Eli Employee');
+  await expect(row.getByRole('link', { name: /^Result of/ })).toHaveAttribute(
+    'href',
+    /\/result\.csv$/,
+  );
+  await row.getByRole('button', { name: /^Details of/ }).click();
+  await expect(page.getByRole('table', { name: 'Problems' })).toContainText(
+    'No code of your organisation has this serial',
+  );
   expect(await seriousViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const sideways = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(sideways).toBe(0);
+  expect(await seriousViolations(page)).toEqual([]);
+});
 
-  // Refused before it is sent: not CSV or XLSX.
-  await page.getByLabel('Batch file (CSV or XLSX)').setInputFiles({
-    name: 'notes.txt',
-    mimeType: 'text/plain',
-    buffer: Buffer.from('hello'),
-  });
-  await expect(page.getByText('notes.txt is not a .csv or .xlsx file')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Check file' })).toBeDisabled();
-
-  // Refused by the server: a header without rows, in its own words.
-  await chooseCsv(page, 'empty.csv', `${HEADER}\n`);
+test('client A: a batch other than the code’s own lot is a row error; a clean file is applied after a confirmation naming the codes', async ({
+  page,
+}) => {
+  await signIn(page, demo.clientAAdmin);
+  const lot = `PCM${Date.now() % 1_000_000}`;
+  const product = await productWithCodes(page, 3, { number: lot });
+  const gtin = `0${product.gtin}`.slice(-14);
+  await page.goto('/gme/batchUpdate');
+  const rows = (batch: string) =>
+    product.codes
+      .map((c) => `${c.serial},${gtin},${batch},2026-01-10,2028-01-31,MH/25/1234`)
+      .join('\n');
+  await chooseCsv(page, `other-${lot}.csv`, `${HEADER}\n${rows('OTHER1')}\n`);
   await page.getByRole('button', { name: 'Check file' }).click();
-  await expect(
-    page.getByRole('alert').filter({ hasText: 'The update was refused.' }),
-  ).toBeVisible();
+  const problems = page.getByRole('table', { name: 'Problems' });
+  await expect(problems).toContainText(`batch_number OTHER1 differs from lot ${lot}`);
+  await expect(page.getByText(/3 problems in 3 of 3 rows/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Apply' })).toBeDisabled();
+
+  await chooseCsv(page, `own-${lot}.csv`, `${HEADER}\n${rows(lot)}\n`);
+  await page.getByRole('button', { name: 'Check file' }).click();
+  await expect(page.getByText(/No problems in 3 rows/)).toBeVisible();
+  await page.getByRole('button', { name: 'Apply' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Apply the batch data' });
+  await expect(dialog).toContainText('Applying gives 3 codes this batch data.');
+  expect(await seriousViolations(page)).toEqual([]);
+  await dialog.getByRole('button', { name: 'Apply to 3 codes' }).click();
+  await expect(page.getByText(/Applied: 3 codes given their batch data/)).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Batches assigned' })).toContainText(lot);
+  await archiveViaApi(page, product.id);
 });
 
 test('client A admin at phone width: the uploader and the history as cards', async ({ page }) => {

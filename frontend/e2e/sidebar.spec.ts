@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { demo, signIn } from './helpers';
+import { archiveViaApi, demo, productWithCodes, signIn } from './helpers';
 
 /**
  * No sidebar link leads to a page of errors (issue 19): every demo account
@@ -7,7 +7,9 @@ import { demo, signIn } from './helpers';
  * error alert, an error toast, the error screen, the "unauthorized" page)
  * and makes no API call the server refuses or fails (401, 403, 5xx), shown
  * or hidden. The links are read from the sidebar itself, so the test holds
- * whatever modules an organisation has.
+ * whatever modules an organisation has. Where the sidebar offers products,
+ * a product's own page is opened too (issue 21: a client's product page
+ * showed its journey and traceability as 403s).
  */
 
 /** How long a page may take to make its calls and settle. */
@@ -87,6 +89,55 @@ for (const [account, email] of Object.entries(demo)) {
         problems.push(`${link.label} (${link.href}): ${r.method} ${r.path} answered ${r.status}`);
       }
     }
+    // A product's page, with its codes, journey and traceability sections.
+    if (links.some((l) => l.href.toLowerCase() === '/products')) {
+      await page.goto('/products');
+      await page.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => undefined);
+      const first = page
+        .getByRole('main')
+        .locator('a[href^="/products/"]:not([href*="_product"])')
+        .first();
+      if ((await first.count()) > 0) {
+        refusals.length = 0;
+        const href = (await first.getAttribute('href')) ?? '';
+        await first.click();
+        await expect(page).toHaveURL(new RegExp(`${href}$`));
+        await page.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => undefined);
+        await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: SETTLE_MS });
+        for (const box of await errorBoxes(page)) problems.push(`${href}: shows "${box}"`);
+        for (const r of refusals) {
+          problems.push(`${href}: ${r.method} ${r.path} answered ${r.status}`);
+        }
+        await expect(page.getByText(/Status: 403/)).toHaveCount(0);
+      }
+    }
     expect(problems).toEqual([]);
+  });
+}
+
+// A client's admins open its product pages (its employees have no product
+// pages: their sidebar offers none, and the walk above covers them).
+for (const [account, email] of [
+  ['client A', demo.clientAAdmin],
+  ['client B', demo.clientBAdmin],
+] as const) {
+  test(`${account}'s product page shows its journey and traceability, without a refusal`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const refusals = watchRefusals(page);
+    await signIn(page, email);
+    const product = await productWithCodes(page, 4, { number: `J${Date.now() % 1_000_000}` });
+    refusals.length = 0;
+    await page.goto(`/products/${product.id}`);
+    await expect(page.getByRole('list', { name: 'Product journey' })).toContainText(
+      'Codes commissioned',
+    );
+    await page.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => undefined);
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: SETTLE_MS });
+    expect(await errorBoxes(page)).toEqual([]);
+    expect(refusals).toEqual([]);
+    await expect(page.getByText(/Status: 403/)).toHaveCount(0);
+    await archiveViaApi(page, product.id);
   });
 }

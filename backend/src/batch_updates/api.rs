@@ -15,7 +15,7 @@ use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use uuid::Uuid;
 
 use super::{
-    BatchUpdate, COLUMNS, Format, HEAD_BYTES, MAX_FILE_BYTES, MAX_ROWS, RowProblem, StoredForm,
+    BatchUpdate, Format, HEAD_BYTES, MAX_FILE_BYTES, MAX_ROWS, RowProblem, StoredForm,
     UpdateStatus, check_row, file_key, read, store,
 };
 use crate::db::unique_violation;
@@ -471,17 +471,16 @@ impl BatchUpdatesApi {
         Ok(JsonOk(BatchUpdateList { updates: rows }))
     }
 
-    /// A CSV template: the header row with the columns in order.
+    /// A CSV template: the header row with the columns in order, and one
+    /// example row.
     #[oai(
         path = "/batch-updates/template.csv",
         method = "get",
         operation_id = "getBatchUpdateTemplateCsv"
     )]
     async fn template_csv(&self, _caller: TenantSession) -> Result<CsvFile, AccessError> {
-        let mut text = COLUMNS.join(",");
-        text.push('\n');
         Ok(CsvFile::Ok(
-            Binary(text.into_bytes()),
+            Binary(super::template::csv().into_bytes()),
             csv_attachment("batch-update-template.csv"),
         ))
     }

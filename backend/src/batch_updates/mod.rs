@@ -139,6 +139,8 @@ pub struct BatchUpdate {
     pub rows_applied: i32,
     /// Problems found (all of them; `errors` lists the first 1,000).
     pub error_count: i32,
+    /// Rows with at least one problem (one row may have several).
+    pub error_rows: i32,
     /// Why the update could not finish, when it failed.
     pub failure: Option<String>,
     pub created_at: DateTime<Utc>,

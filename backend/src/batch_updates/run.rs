@@ -84,12 +84,15 @@ struct Found {
     bytes_read: u64,
     kept: Vec<RowProblem>,
     problems: u64,
+    /// The rows with at least one problem.
+    bad_rows: RowSet,
 }
 
 impl Found {
     fn add(&mut self, problems: impl IntoIterator<Item = RowProblem>) {
         for problem in problems {
             self.problems += 1;
+            self.bad_rows.insert(problem.row);
             if self.kept.len() < MAX_ERRORS_KEPT {
                 self.kept.push(problem);
             }
@@ -97,6 +100,36 @@ impl Found {
     }
     fn error_count(&self) -> i32 {
         i32::try_from(self.problems).unwrap_or(i32::MAX)
+    }
+    fn error_rows(&self) -> i32 {
+        i32::try_from(self.bad_rows.len).unwrap_or(i32::MAX)
+    }
+}
+
+/// A set of row numbers (a bit a row: a million rows take 125 KB), counting
+/// its members; row 0, the file as a whole, is no row.
+#[derive(Default)]
+struct RowSet {
+    bits: Vec<u64>,
+    len: u64,
+}
+
+impl RowSet {
+    fn insert(&mut self, row: i32) {
+        let Ok(row) = usize::try_from(row) else {
+            return;
+        };
+        if row == 0 {
+            return;
+        }
+        let (word, bit) = (row / 64, 1u64 << (row % 64));
+        if self.bits.len() <= word {
+            self.bits.resize(word + 1, 0);
+        }
+        if self.bits[word] & bit == 0 {
+            self.bits[word] |= bit;
+            self.len += 1;
+        }
     }
 }
 
@@ -218,7 +251,7 @@ async fn work(state: &SharedState, tenant: &TenantRef, id: Uuid) -> anyhow::Resu
         if found.problems > 0 {
             return end_invalid(state, tenant, tx, &update, &found).await;
         }
-        store::finish(&mut tx, id, "valid", rows, 0, 0).await?;
+        store::finish(&mut tx, id, "valid", rows, 0, 0, 0).await?;
         tx.commit().await?;
         remove_file(state, tenant, id).await;
         return Ok(());
@@ -260,7 +293,7 @@ async fn work(state: &SharedState, tenant: &TenantRef, id: Uuid) -> anyhow::Resu
     )
     .await?;
     let applied = i32::try_from(applied).unwrap_or(i32::MAX);
-    store::finish(&mut tx, id, "applied", rows, applied, 0).await?;
+    store::finish(&mut tx, id, "applied", rows, applied, 0, 0).await?;
     tx.commit().await?;
     remove_file(state, tenant, id).await;
     Ok(())
@@ -319,7 +352,8 @@ async fn mismatches(
                 m.row_number,
                 "batch_number",
                 format!(
-                    "This code was generated for batch {lot}, which its printed QR code carries: give that batch number."
+                    "batch_number {} differs from lot {lot}, which this code was generated for and its printed QR code carries: a pack cannot carry two batch numbers. Give {lot}.",
+                    m.batch_number
                 ),
             )]);
         }
@@ -347,10 +381,15 @@ async fn repeated(conn: &mut sqlx::PgConnection, found: &mut Found) -> anyhow::R
             )
         }));
     }
-    // Codes beyond the first 1,000 repeated ones are counted, not listed.
+    // Codes beyond the first 1,000 repeated ones are counted, not listed;
+    // their rows are counted among the rows with problems.
     let listed = i64::try_from(repeated.len()).unwrap_or(i64::MAX);
     if total > listed {
         found.problems += u64::try_from(total - listed).unwrap_or(0);
+        let mut rows = store::repeated_rows(conn);
+        while let Some(row) = rows.next().await {
+            found.bad_rows.insert(row?);
+        }
     }
     Ok(())
 }
@@ -365,7 +404,16 @@ async fn end_invalid(
 ) -> anyhow::Result<()> {
     store::insert_problems(&mut tx, update.id, &found.kept).await?;
     let rows = i32::try_from(found.rows_read).unwrap_or(i32::MAX);
-    store::finish(&mut tx, update.id, "invalid", rows, 0, found.error_count()).await?;
+    store::finish(
+        &mut tx,
+        update.id,
+        "invalid",
+        rows,
+        0,
+        found.error_count(),
+        found.error_rows(),
+    )
+    .await?;
     tx.commit().await?;
     remove_file(state, tenant, update.id).await;
     Ok(())
@@ -412,6 +460,7 @@ impl Progress {
             i64::try_from(found.bytes_read).unwrap_or(i64::MAX),
             i32::try_from(found.rows_read).unwrap_or(i32::MAX),
             found.error_count(),
+            found.error_rows(),
         )
         .await;
         if let Err(err) = written {

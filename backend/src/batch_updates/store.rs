@@ -107,9 +107,10 @@ pub async fn progress(
     bytes_read: i64,
     rows_read: i32,
     error_count: i32,
+    error_rows: i32,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE batch_updates SET status = $2, bytes_read = $3, rows_read = $4, error_count = $5
+        "UPDATE batch_updates SET status = $2, bytes_read = $3, rows_read = $4, error_count = $5, error_rows = $6
          WHERE id = $1 AND status IN ('validating', 'applying')",
     )
     .bind(id)
@@ -117,6 +118,7 @@ pub async fn progress(
     .bind(bytes_read)
     .bind(rows_read)
     .bind(error_count)
+    .bind(error_rows)
     .execute(conn)
     .await?;
     Ok(())
@@ -130,10 +132,12 @@ pub async fn finish(
     rows_read: i32,
     rows_applied: i32,
     error_count: i32,
+    error_rows: i32,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE batch_updates
-         SET status = $2, rows_read = $3, rows_applied = $4, error_count = $5, bytes_read = size_bytes, finished_at = clock_timestamp()
+         SET status = $2, rows_read = $3, rows_applied = $4, error_count = $5, error_rows = $6,
+             bytes_read = size_bytes, finished_at = clock_timestamp()
          WHERE id = $1",
     )
     .bind(id)
@@ -141,6 +145,7 @@ pub async fn finish(
     .bind(rows_read)
     .bind(rows_applied)
     .bind(error_count)
+    .bind(error_rows)
     .execute(conn)
     .await?;
     Ok(())
@@ -267,6 +272,8 @@ pub struct Mismatch {
     /// The lot the code was generated with (its URI carries it), when the
     /// row gives another batch number.
     pub other_lot: Option<String>,
+    /// The batch number the row gives.
+    pub batch_number: String,
 }
 
 /// Rows naming no code of the organisation, or a code of another GTIN or
@@ -280,7 +287,8 @@ pub fn mismatches<'c>(
     sqlx::query_as(
         "SELECT s.row_number, c.serial IS NULL AS unknown,
                 CASE WHEN j.gtin <> k.gtin THEN j.gtin END AS other_gtin,
-                CASE WHEN l.number <> k.number THEN l.number END AS other_lot
+                CASE WHEN l.number <> k.number THEN l.number END AS other_lot,
+                k.number AS batch_number
          FROM batch_stage s
          JOIN unnest($1::text[], $2::text[]) WITH ORDINALITY AS k (gtin, number, n) ON k.n = s.batch + 1
          LEFT JOIN codes c ON c.serial = s.serial
@@ -302,6 +310,16 @@ pub async fn repeated_codes(conn: &mut PgConnection) -> Result<Vec<Vec<i32>>, sq
     )
     .fetch_all(conn)
     .await
+}
+
+/// Every row that names a code an earlier row named.
+pub fn repeated_rows(conn: &mut PgConnection) -> BoxStream<'_, Result<i32, sqlx::Error>> {
+    sqlx::query_scalar(
+        "SELECT row_number FROM (
+             SELECT row_number, min(row_number) OVER (PARTITION BY serial) AS first FROM batch_stage
+         ) AS r WHERE row_number <> first",
+    )
+    .fetch(conn)
 }
 
 /// How many codes are named by more than one row.

@@ -30,6 +30,22 @@ pub const COLUMN_NOTES: [(&str, &str); 6] = [
     ),
 ];
 
+/// The templates' one example row, in [`COLUMNS`] order: what each cell
+/// looks like (its code is no real code: replace the row with yours).
+pub const EXAMPLE_ROW: [&str; 6] = [
+    "0000000000A",
+    "09506000134352",
+    "PCM2611",
+    "2026-01-10",
+    "2028-01-31",
+    "MH/MFG/123456",
+];
+
+/// The CSV template: the header row, then the example row.
+pub fn csv() -> String {
+    format!("{}\n{}\n", COLUMNS.join(","), EXAMPLE_ROW.join(","))
+}
+
 /// The XLSX template.
 pub fn xlsx() -> Result<Vec<u8>, anyhow::Error> {
     build_xlsx().map_err(|e| anyhow::anyhow!("cannot write the XLSX template: {e}"))
@@ -46,6 +62,9 @@ fn build_xlsx() -> Result<Vec<u8>, XlsxError> {
         sheet.set_column_width(col, 22)?;
         sheet.set_column_format(col, &text)?;
     }
+    for (col, cell) in EXAMPLE_ROW.iter().enumerate() {
+        sheet.write_string_with_format(1, col as u16, *cell, &text)?;
+    }
     sheet.set_freeze_panes(1, 0)?;
     let notes = book.add_worksheet().set_name("Columns")?;
     notes.write_string_with_format(0, 0, "column", &bold)?;
@@ -60,7 +79,7 @@ fn build_xlsx() -> Result<Vec<u8>, XlsxError> {
     notes.write_string(
         8,
         0,
-        "Only the first sheet is read. Up to 1,000,000 rows per file; the header row is row 1.",
+        "Only the first sheet is read. Up to 1,000,000 rows per file; the header row is row 1. Row 2 is an example: replace it with your codes.",
     )?;
     book.save_to_buffer()
 }
@@ -96,4 +115,17 @@ pub fn result_csv(update: &BatchUpdate, errors: &[RowProblem], batches: &[BatchS
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_example_row_passes_the_row_checks() {
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 25).unwrap();
+        let row = super::super::check_row(2, EXAMPLE_ROW, today).unwrap();
+        assert_eq!(row.batch_number, "PCM2611");
+        assert_eq!(csv().lines().count(), 2);
+    }
 }

@@ -51,6 +51,21 @@ pub struct CompanyOverview {
     pub codes: CompanyCodeCounts,
 }
 
+/// A client organisation's codes as its dashboard shows them: the codes
+/// generated, printed and scanned for all its products, and its newest
+/// batches (lots) with the codes generated for each.
+#[derive(Object, Debug)]
+pub struct ClientOverview {
+    pub codes: CompanyCodeCounts,
+    /// The newest batches first, at most 50.
+    pub batches: Vec<CompanyBatch>,
+    /// The organisation has more batches than listed.
+    pub more_batches: bool,
+}
+
+/// Batches the client overview lists.
+const OVERVIEW_BATCHES: i64 = 50;
+
 json_response!(
     /// Created.
     CompanyCreated { 201 => Created(Company) }
@@ -138,14 +153,41 @@ impl CompaniesApi {
             .await?
             .ok_or_else(no_such_company)?;
         let products = store::products(&mut tx, id).await?;
-        let batches = store::batches(&mut tx, id).await?;
-        let codes = store::code_counts(&mut tx, id).await?;
+        let batches = store::batches(&mut tx, Some(id), i64::MAX).await?;
+        let codes = store::code_counts(&mut tx, Some(id)).await?;
         drop(tx);
         Ok(JsonOk(CompanyOverview {
             company,
             products,
             batches,
             codes,
+        }))
+    }
+
+    /// The organisation's codes as a client's dashboard shows them: the
+    /// codes generated, printed and scanned for all its products, and its
+    /// newest batches with the codes generated for each.
+    #[oai(
+        path = "/client-overview",
+        method = "get",
+        operation_id = "getClientOverview"
+    )]
+    async fn client_overview(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+    ) -> Result<JsonOk<ClientOverview>, AccessError> {
+        // One snapshot for the figures and the batches.
+        let mut tx = state.db.begin_tenant(&caller.tenant).await?;
+        let codes = store::code_counts(&mut tx, None).await?;
+        let mut batches = store::batches(&mut tx, None, OVERVIEW_BATCHES + 1).await?;
+        drop(tx);
+        let more_batches = batches.len() as i64 > OVERVIEW_BATCHES;
+        batches.truncate(OVERVIEW_BATCHES as usize);
+        Ok(JsonOk(ClientOverview {
+            codes,
+            batches,
+            more_batches,
         }))
     }
 }

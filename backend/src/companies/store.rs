@@ -69,39 +69,44 @@ pub async fn products(
 }
 
 /// The lots of the company's products (archived ones too: their codes
-/// exist), newest first, with the codes generated for each.
+/// exist), or of every product of the organisation when `company` is
+/// `None`, newest first, at most `limit`, with the codes generated for each.
 pub async fn batches(
     conn: &mut PgConnection,
-    company: Uuid,
+    company: Option<Uuid>,
+    limit: i64,
 ) -> Result<Vec<CompanyBatch>, sqlx::Error> {
     sqlx::query_as(
         "SELECT l.id, l.product_id, p.product_name, l.number, l.manufactured_on, l.expires_on,
                 coalesce((SELECT sum(j.generated) FROM code_jobs j WHERE j.lot_id = l.id), 0)::bigint AS codes
          FROM lots l JOIN products p ON p.id = l.product_id
-         WHERE p.company_id = $1
-         ORDER BY l.created_at DESC, l.id",
+         WHERE $1::uuid IS NULL OR p.company_id = $1
+         ORDER BY l.created_at DESC, l.id
+         LIMIT $2",
     )
     .bind(company)
+    .bind(limit)
     .fetch_all(conn)
     .await
 }
 
 /// Codes generated, labels printed and codes scanned for the company's
-/// products.
+/// products, or for every product of the organisation when `company` is
+/// `None`.
 pub async fn code_counts(
     conn: &mut PgConnection,
-    company: Uuid,
+    company: Option<Uuid>,
 ) -> Result<CompanyCodeCounts, sqlx::Error> {
     sqlx::query_as(
         "SELECT
              coalesce((SELECT sum(j.generated) FROM code_jobs j JOIN products p ON p.id = j.product_id
-                       WHERE p.company_id = $1), 0)::bigint AS generated,
+                       WHERE $1::uuid IS NULL OR p.company_id = $1), 0)::bigint AS generated,
              coalesce((SELECT sum(pj.printed) FROM print_jobs pj
                        JOIN code_jobs j ON j.id = pj.code_job_id
                        JOIN products p ON p.id = j.product_id
-                       WHERE p.company_id = $1 AND pj.reprint_of IS NULL), 0)::bigint AS printed,
+                       WHERE ($1::uuid IS NULL OR p.company_id = $1) AND pj.reprint_of IS NULL), 0)::bigint AS printed,
              (SELECT count(*) FROM code_scan_state s JOIN products p ON p.id = s.product_id
-              WHERE p.company_id = $1) AS scanned",
+              WHERE $1::uuid IS NULL OR p.company_id = $1) AS scanned",
     )
     .bind(company)
     .fetch_one(conn)

@@ -294,7 +294,7 @@ error_responses!(
     /// `logout`, `getProfile`, `getPreferences`, `getOrganisation`,
     /// `listTenants`, `listCompanies`, `getCodeSettings`, `getScanSettings`,
     /// `listPassports`, `listBatchUpdates`, `getBatchUpdateTemplateCsv`,
-    /// `getBatchUpdateTemplateXlsx`.
+    /// `getBatchUpdateTemplateXlsx`, `getClientOverview`.
     AccessError { Unauthorized = 401, Forbidden = 403 }
 );
 error_responses!(

@@ -211,9 +211,17 @@ impl TextRule for ModuleKey {
 pub use crate::http::modules::MODULES;
 
 /// The modules a client organisation works with: its products, their code
-/// jobs and labels, the scans of its codes, and the client code tools
-/// (companies, batch updates).
-const CLIENT_MODULES: &[&str] = &["products", "codes", "labels", "scans", "client_tools"];
+/// jobs and labels, the scans of its codes, their journey (a code job's
+/// codes are commissioned as EPCIS events, a client's too), and the client
+/// code tools (companies, batch updates).
+const CLIENT_MODULES: &[&str] = &[
+    "products",
+    "codes",
+    "labels",
+    "scans",
+    "journey",
+    "client_tools",
+];
 
 /// The modules a new tenant gets when none are named: every brand module for
 /// a brand; for a client, [`CLIENT_MODULES`].
@@ -270,7 +278,14 @@ mod tests {
         let client = default_modules(TenantKind::Client);
         assert_eq!(
             client,
-            ["products", "codes", "labels", "scans", "client_tools"]
+            [
+                "products",
+                "codes",
+                "labels",
+                "scans",
+                "journey",
+                "client_tools"
+            ]
         );
         let brand = default_modules(TenantKind::Brand);
         assert!(brand.iter().all(|m| m != "client_tools"));

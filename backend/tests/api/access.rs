@@ -304,24 +304,25 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             "updateReview",
             (Allowed::BrandEditors, Some(json!({"hidden": true}))),
         ),
-        ("productJourney", (Allowed::BrandMembers, None)),
-        ("traceability", (Allowed::BrandMembers, None)),
-        ("exportEpcisEvents", (Allowed::BrandMembers, None)),
+        ("productJourney", (Allowed::BrandAndClientMembers, None)),
+        ("traceability", (Allowed::BrandAndClientMembers, None)),
+        ("exportEpcisEvents", (Allowed::BrandAndClientMembers, None)),
         (
             "recordEpcisStep",
             (
-                Allowed::BrandEditors,
+                Allowed::BrandEditorsAndClientAdmins,
                 Some(json!({"step": "packing", "skuid": "", "location": ""})),
             ),
         ),
         (
             "captureEpcis",
             (
-                Allowed::BrandEditors,
+                Allowed::BrandEditorsAndClientAdmins,
                 Some(json!({"type": "EPCISDocument"})),
             ),
         ),
         ("listCompanies", (Allowed::ClientAMembers, None)),
+        ("getClientOverview", (Allowed::ClientMembers, None)),
         (
             "createCompany",
             (

@@ -521,7 +521,15 @@ async fn the_templates_name_the_columns() {
     let (status, kind, bytes) = download(&admin, "/api/batch-updates/template.csv").await;
     assert_eq!(status, StatusCode::OK);
     assert!(kind.starts_with("text/csv"));
-    assert_eq!(String::from_utf8(bytes).unwrap(), HEADER);
+    // The header, then one example row that reads as a real row would.
+    let text = String::from_utf8(bytes).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert_eq!(format!("{}\n", lines[0]), HEADER);
+    assert_eq!(
+        lines[1],
+        "0000000000A,09506000134352,PCM2611,2026-01-10,2028-01-31,MH/MFG/123456"
+    );
     let (status, kind, bytes) = download(&admin, "/api/batch-updates/template.xlsx").await;
     assert_eq!(status, StatusCode::OK);
     assert!(kind.contains("spreadsheetml"));
@@ -536,6 +544,71 @@ async fn the_templates_name_the_columns() {
         .map(|c| c.to_string())
         .collect();
     assert_eq!(header.join(",") + "\n", HEADER);
+    let example: Vec<String> = range
+        .rows()
+        .nth(1)
+        .unwrap()
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    assert_eq!(example.join(","), lines[1]);
+}
+
+/// A pack must not carry two batch numbers (issue 21): a row naming another
+/// batch than the lot its code was generated for (the lot its Digital Link
+/// carries) is a row error, in the check and again when applying; and the
+/// summary counts rows, not problems.
+#[tokio::test]
+async fn a_batch_number_other_than_the_code_lot_is_a_row_error() {
+    let app = TestApp::spawn().await;
+    let (a, admin) = client(&app, "clientA").await;
+    let g = gtin14();
+    let (serials, _) = codes(&app, &a, &g, Some("PCM2611"), 3).await;
+    let s = &serials;
+    let rows = vec![
+        format!("{},{g},OTHER1,2026-01-10,2028-01-31,KA/1", s[0]), // 2 other lot
+        format!("{},{g},PCM2611,2026-02-30,2028-01-31,", s[1]),    // 3 date, licence
+        format!("{},{g},OTHER1,2026-01-10,2028-01-31,KA/1", s[0]), // 4 repeated, other lot
+    ];
+    let check = run(&admin, "lots.csv", csv(&rows), true).await;
+    assert_eq!(check["status"], "invalid", "{check}");
+    assert_eq!(check["rows_read"], 3);
+    assert_eq!(check["error_count"], 5, "{check}");
+    assert_eq!(check["error_rows"], 3, "{check}");
+    let lot_problem = |update: &Value, row: i64| {
+        update["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["row"] == row && e["column"] == "batch_number")
+            .map(|e| e["reason"].as_str().unwrap().to_string())
+    };
+    let reason = lot_problem(&check, 2).expect("row 2 has a batch_number problem");
+    assert!(
+        reason.contains("OTHER1") && reason.contains("PCM2611"),
+        "{reason}"
+    );
+    assert!(lot_problem(&check, 4).is_some(), "{check}");
+
+    // Applied without a check first: the same row error, nothing written.
+    let apply = run(&admin, "lot.csv", csv(&rows[..1]), false).await;
+    assert_eq!(apply["status"], "invalid", "{apply}");
+    assert_eq!(apply["rows_applied"], 0);
+    assert_eq!(apply["error_count"], 1);
+    assert_eq!(apply["error_rows"], 1);
+    let reason = lot_problem(&apply, 2).expect("row 2 has a batch_number problem");
+    assert!(
+        reason.contains("OTHER1") && reason.contains("PCM2611"),
+        "{reason}"
+    );
+    assert_eq!(code_batches(&app, &a).await, 0);
+
+    // The code's own lot is applied.
+    let good = vec![format!("{},{g},PCM2611,2026-01-10,2028-01-31,KA/1", s[0])];
+    let done = run(&admin, "good.csv", csv(&good), false).await;
+    assert_eq!(done["status"], "applied", "{done}");
+    assert_eq!(done["error_rows"], 0);
+    assert_eq!(code_batches(&app, &a).await, 1);
 }
 
 #[tokio::test]

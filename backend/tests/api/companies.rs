@@ -385,3 +385,58 @@ async fn a_product_is_linked_only_to_a_company_of_its_own_organisation() {
     assert_eq!(status, StatusCode::OK, "{q}");
     assert_eq!(q["company_id"], own);
 }
+
+/// A client's dashboard overview (issue 21): the codes generated and the
+/// batches of the signed-in client's organisation alone, for client B
+/// (which has no companies) as for client A; another client's never appear.
+#[tokio::test]
+async fn a_client_overview_counts_its_own_codes_only() {
+    let app = TestApp::spawn().await;
+    let (_, a) = client_a(&app).await;
+    let b_tenant = app.tenant_named("clientB", TenantKind::Client).await;
+    let b = app.login(&b_tenant.admin).await;
+    let lot_a = unique("LA").replace('-', "");
+    let lot_b = unique("LB").replace('-', "");
+    let pa = create_product(&a, "Paracetamol A", "OVA").await;
+    let pb = create_product(&b, "Paracetamol B", "OVB").await;
+    crate::helpers::generate_codes(
+        &a,
+        json!({"product_id": pa.id, "quantity": 7, "lot": {"number": lot_a}}),
+    )
+    .await;
+    crate::helpers::generate_codes(
+        &b,
+        json!({"product_id": pb.id, "quantity": 3, "lot": {"number": lot_b}}),
+    )
+    .await;
+
+    let (status, overview) = b.get("/api/client-overview").await;
+    assert_eq!(status, StatusCode::OK, "{overview}");
+    assert_eq!(overview["codes"]["generated"], 3, "{overview}");
+    assert_eq!(overview["codes"]["printed"], 0);
+    assert_eq!(overview["codes"]["scanned"], 0);
+    assert_eq!(overview["more_batches"], false);
+    let batches = overview["batches"].as_array().unwrap();
+    assert_eq!(batches.len(), 1, "{overview}");
+    assert_eq!(batches[0]["number"], lot_b);
+    assert_eq!(batches[0]["product_name"], "Paracetamol B");
+    assert_eq!(batches[0]["codes"], 3);
+    assert!(!overview.to_string().contains(&lot_a), "{overview}");
+
+    let employee = app
+        .login(&app.account(&b_tenant, Role::Employee).await)
+        .await;
+    let (status, seen) = employee.get("/api/client-overview").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(seen, overview);
+
+    let (status, overview) = a.get("/api/client-overview").await;
+    assert_eq!(status, StatusCode::OK, "{overview}");
+    assert_eq!(overview["codes"]["generated"], 7, "{overview}");
+    assert!(!overview.to_string().contains(&lot_b), "{overview}");
+
+    // Brands have no client overview.
+    let brand = app.login(&app.brand().await.admin).await;
+    let (status, _) = brand.get("/api/client-overview").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+}

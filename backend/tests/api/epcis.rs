@@ -749,3 +749,68 @@ async fn a_nul_character_is_refused_with_its_field() {
         .await;
     assert_eq!(status, StatusCode::CREATED, "{answer}");
 }
+
+/// A client organisation's codes are commissioned too (issue 21): its
+/// admins and employees read their product's journey and traceability, its
+/// admins record steps, its employees only read; another client and a brand
+/// see none of it.
+#[tokio::test]
+async fn a_client_reads_its_own_journey_and_nobody_else_does() {
+    let app = TestApp::spawn().await;
+    let client = app.client_org().await;
+    let admin = app.login(&client.admin).await;
+    let (product_id, skuid, _) = product(&admin).await;
+    let (job_id, _) = codes(&admin, &product_id, 5, "PCM2611").await;
+
+    let (status, journey) = admin
+        .get(&format!("/api/product-journey?skuid={skuid}"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{journey}");
+    assert_eq!(journey["steps"][0]["event"]["code_job_id"], job_id);
+    let (status, trace) = admin.get(&format!("/api/traceability?skuid={skuid}")).await;
+    assert_eq!(status, StatusCode::OK, "{trace}");
+    assert_eq!(trace["lots"], json!(["PCM2611"]));
+    let (status, e) = admin
+        .post(
+            "/api/epcis/steps",
+            json!({"step": "shipping", "skuid": skuid, "location": GLN}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{e}");
+
+    let employee = app
+        .login(
+            &app.account(&client, brandops::accounts::Role::Employee)
+                .await,
+        )
+        .await;
+    let (status, journey) = employee
+        .get(&format!("/api/product-journey?skuid={skuid}"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{journey}");
+    assert_eq!(journey["steps"].as_array().unwrap().len(), 2, "{journey}");
+    let (status, _) = employee
+        .get(&format!("/api/traceability?skuid={skuid}"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = employee
+        .post(
+            "/api/epcis/steps",
+            json!({"step": "receiving", "skuid": skuid, "location": GLN}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+
+    // Another client and a brand, asking for the same skuid, find nothing.
+    let other = app.login(&app.client_org().await.admin).await;
+    let brand = app.login(&app.brand().await.admin).await;
+    for c in [&other, &brand] {
+        for path in ["/api/product-journey", "/api/traceability"] {
+            let (status, body) = c.get(&format!("{path}?skuid={skuid}")).await;
+            assert_eq!(status, StatusCode::NOT_FOUND, "{path}: {body}");
+            assert!(!body.to_string().contains(&job_id), "{body}");
+        }
+        let (_, doc, _) = export(c, &format!("?skuid={skuid}")).await;
+        assert!(!doc.to_string().contains("PCM2611"), "{doc}");
+    }
+}

@@ -167,7 +167,14 @@ async fn the_session_and_the_login_carry_the_modules_and_the_catalogue() {
     assert_eq!(status, StatusCode::OK, "{login}");
     assert_eq!(
         login["modules"],
-        json!(["products", "codes", "labels", "scans", "client_tools"])
+        json!([
+            "products",
+            "codes",
+            "labels",
+            "scans",
+            "journey",
+            "client_tools"
+        ])
     );
     c.csrf = Some(login["csrfToken"].as_str().unwrap().to_string());
     let (_, session) = c.get("/api/auth/session").await;

@@ -1,11 +1,31 @@
-import { BatchUploadPage } from '@/features/batch-updates/components/batch-upload-page';
+import { Link } from 'react-router';
+import { PageHeader } from '@/components/ui/page-header';
+import { paths } from '@/config/paths';
+import { BatchReports } from '@/features/batch-updates/components/batch-reports';
+import { useCanOpen } from '@/hooks/use-access';
 
+/**
+ * `/clientA/reports`: the history of client A's batch uploads, each with
+ * its outcome and its result file. Files are uploaded on the batch update
+ * page (`/gme/batchUpdate`).
+ */
 export function Component() {
+  const canOpen = useCanOpen();
+  const upload = canOpen(paths.gmeBatchUpdate.path);
   return (
-    <BatchUploadPage
-      title="Batch reports"
-      description="Upload batch reports (CSV or XLSX) that give your codes their Schedule H2 batch data: check a file first, then apply it. Every upload is kept in the history with its result."
-      uploadTitle="Upload a batch report"
-    />
+    <>
+      <PageHeader
+        title="Batch reports"
+        description="Every batch upload of your organisation, newest first: who sent it, when, its rows and outcome, and its result to download."
+        actions={
+          upload ? (
+            <Link className="btn btn--primary" to={paths.gmeBatchUpdate.href()}>
+              Upload a batch file
+            </Link>
+          ) : null
+        }
+      />
+      <BatchReports />
+    </>
   );
 }

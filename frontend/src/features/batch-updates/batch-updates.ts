@@ -1,5 +1,6 @@
 import { formatBytes, formatNumber } from '@/lib/format';
 import type { BatchStatus, BatchUpdate } from './api/batch-updates-api';
+import type { BatchRun } from './api/use-batch-run';
 
 /**
  * What the batch-update pages know of the engine (`backend/src/batch_updates`):
@@ -93,4 +94,40 @@ export function processingText(
 /** `File` updates show their file's name; the form's show that they came from it. */
 export function sourceLabel(update: Pick<BatchUpdate, 'source' | 'file_name'>): string {
   return update.source === 'form' ? 'Manual entry' : update.file_name || 'File';
+}
+
+/**
+ * Whether the chosen file (or the form) may be applied after `run`, and how
+ * many codes applying it will change: only after a check (a dry run) of it
+ * that found no problem. Otherwise `codes` is null, and `hint` says why
+ * Apply is off.
+ */
+export function applyState(
+  run: BatchRun,
+  subject: 'file' | 'form' = 'file',
+): { codes: number | null; hint: string | null } {
+  const file = subject === 'file';
+  if (run.phase === 'done' && run.update.dry_run && run.update.status === 'valid') {
+    return { codes: run.update.rows_read, hint: null };
+  }
+  if (run.phase === 'done' && run.update.status === 'invalid') {
+    return {
+      codes: null,
+      hint: file
+        ? 'Apply stays off: this file has problems. Correct them, choose the file again and check it.'
+        : 'Apply stays off: the check found problems. Correct them and check again.',
+    };
+  }
+  if (run.phase === 'done' && run.update.status === 'applied') {
+    return {
+      codes: null,
+      hint: file
+        ? 'Applied. Choose another file to check and apply it.'
+        : 'Applied. Change the form and check it to apply more.',
+    };
+  }
+  return {
+    codes: null,
+    hint: `Check the ${subject} first: Apply opens once the check finds no problem.`,
+  };
 }

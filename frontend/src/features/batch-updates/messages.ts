@@ -12,6 +12,16 @@ export const batchMessages = {
   problems: (count: number) => `${formatNumber(count)} ${count === 1 ? 'problem' : 'problems'}`,
   rows: (count: number) => `${formatNumber(count)} ${count === 1 ? 'row' : 'rows'}`,
   codes: (count: number) => `${formatNumber(count)} ${count === 1 ? 'code' : 'codes'}`,
+  /** `3 problems in 2 of 5 rows`: problems, and the rows that have them. */
+  problemRows: (problems: number, rows: number, read: number) =>
+    rows > 0
+      ? `${batchMessages.problems(problems)} in ${formatNumber(rows)} of ${batchMessages.rows(read)}`
+      : `${batchMessages.problems(problems)} in the file (${batchMessages.rows(read)} read)`,
+  confirmApply: (codes: number) =>
+    `Applying gives ${batchMessages.codes(codes)} this batch data. Apply it now?`,
+  confirmApplyDetail: (source: string) =>
+    `All rows of ${source || 'the file'} are applied, or none. A code that had batch data from an earlier update gets this one instead; the same file is applied once.`,
+  applyLabel: (codes: number) => `Apply to ${batchMessages.codes(codes)}`,
 } as const;
 
 /** The heading of a refusal, by the server's status; the server's own text follows it. */

@@ -4,6 +4,8 @@ import { clientModules, moduleCatalogue } from '@/testing/render';
 import type { BatchUpdate, BatchUpdateDetail } from './api/batch-updates-api';
 
 export const UPDATE_ID = '33333333-3333-4333-8333-333333333333';
+/** A second update: the apply that follows a check. */
+export const APPLY_ID = '44444444-4444-4444-8444-444444444444';
 
 export function clientSession(clientId: 'clientA' | 'clientB' = 'clientA'): SessionInfo {
   return {
@@ -38,6 +40,7 @@ export function batchUpdate(fields: Partial<BatchUpdate> = {}): BatchUpdate {
     rows_read: 0,
     rows_applied: 0,
     error_count: 0,
+    error_rows: 0,
     created_at: '2026-11-25T10:00:00Z',
     created_by: 'u-e',
     created_by_name: 'Eli Employee',

@@ -12,6 +12,7 @@ export const codeMessages = {
   lotsNotLoaded: 'Your batches could not be loaded.',
   summaryNotLoaded: 'The codes of this selection could not be counted.',
   counting: 'Counting the codes of this selection…',
+  downloadQueued: 'The download starts as soon as the count is ready.',
   noLots: 'No batches yet: codes generated without a lot number are downloaded by date range.',
   moreLots: (listed: number) =>
     `Only the ${formatNumber(listed)} batches with the newest jobs are listed. To download the codes of older batches, choose a date range.`,

@@ -3,8 +3,8 @@ import type { Role } from '@/lib/api/types';
 /**
  * Who may record packing, shipping and receiving: the roles with
  * `recordEpcisStep` `call` rows in `tenants/access/policy.csv` (admins and
- * managers). Every brand role reads the journey and traceability on the
- * product page; the page's `view` row cannot say that workers may not record,
+ * managers; a client's admins). Every brand role, and a client's admins and
+ * employees, read the journey and traceability on the product page; the page's `view` row cannot say that workers may not record,
  * so this one rule is mirrored here, as `features/codes/access.ts` does. The
  * server refuses the call either way.
  */

@@ -1167,6 +1167,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/client-overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's codes as a client's dashboard shows them: the
+         *     codes generated, printed and scanned for all its products, and its
+         *     newest batches with the codes generated for each.
+         */
+        get: operations["getClientOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/batch-updates": {
         parameters: {
             query?: never;
@@ -1199,7 +1220,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A CSV template: the header row with the columns in order. */
+        /**
+         * A CSV template: the header row with the columns in order, and one
+         *     example row.
+         */
         get: operations["getBatchUpdateTemplateCsv"];
         put?: never;
         post?: never;
@@ -1614,6 +1638,11 @@ export interface components {
              * @description Problems found (all of them; `errors` lists the first 1,000).
              */
             error_count: number;
+            /**
+             * Format: int32
+             * @description Rows with at least one problem (one row may have several).
+             */
+            error_rows: number;
             /** @description Why the update could not finish, when it failed. */
             failure?: string;
             /** Format: date-time */
@@ -1665,6 +1694,11 @@ export interface components {
              * @description Problems found (all of them; `errors` lists the first 1,000).
              */
             error_count: number;
+            /**
+             * Format: int32
+             * @description Rows with at least one problem (one row may have several).
+             */
+            error_rows: number;
             /** @description Why the update could not finish, when it failed. */
             failure?: string;
             /** Format: date-time */
@@ -1782,6 +1816,19 @@ export interface components {
              */
             action: "removeuser";
         } & components["schemas"]["RemoveUser"];
+        /**
+         * ClientOverview
+         * @description A client organisation's codes as its dashboard shows them: the codes
+         *     generated, printed and scanned for all its products, and its newest
+         *     batches (lots) with the codes generated for each.
+         */
+        ClientOverview: {
+            codes: components["schemas"]["CompanyCodeCounts"];
+            /** @description The newest batches first, at most 50. */
+            batches: components["schemas"]["CompanyBatch"][];
+            /** @description The organisation has more batches than listed. */
+            more_batches: boolean;
+        };
         /**
          * CodeJob
          * @description A code job as the API shows it.
@@ -9276,6 +9323,60 @@ export interface operations {
              *     the same answer as an unknown one.
              */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getClientOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description A client organisation's codes as its dashboard shows them: the codes
+             *     generated, printed and scanned for all its products, and its newest
+             *     batches (lots) with the codes generated for each.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ClientOverview"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

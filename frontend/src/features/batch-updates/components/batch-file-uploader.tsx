@@ -1,10 +1,12 @@
 import { useId, useState } from 'react';
 import { ErrorAlert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { uploadBatchFile } from '../api/batch-updates-api';
 import { useBatchRun } from '../api/use-batch-run';
 import { formatBytes } from '@/lib/format';
-import { FILE_RULES, fileProblem } from '../batch-updates';
+import { applyState, FILE_RULES, fileProblem } from '../batch-updates';
+import { batchMessages } from '../messages';
 import { BatchRunView } from './batch-run-view';
 
 const ACCEPT =
@@ -12,21 +14,28 @@ const ACCEPT =
 
 /**
  * The one file uploader of every batch-update page: choose a CSV or XLSX
- * file, "Check file" (a dry run: nothing is written) or "Apply" (all rows or
- * none), with a real upload progress bar, then the server's processing
- * progress, then the outcome. `onChange` runs when an update was accepted
- * and when it finished (the history refreshes).
+ * file, "Check file" (a dry run: nothing is written), then, once the check
+ * found no problem, "Apply" (all rows or none), after a confirmation that
+ * names how many codes will change; with a real upload progress bar, then
+ * the server's processing progress, then the outcome. After a check that
+ * found problems Apply stays off until a file is chosen again. `onChange`
+ * runs when an update was accepted and when it finished (the history
+ * refreshes).
  */
 export function BatchFileUploader({ onChange }: { onChange?: () => void }) {
   const inputId = useId();
   const hintId = useId();
+  const applyHintId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const { run, busy, start, reset } = useBatchRun(onChange);
   const running = run.phase === 'uploading' || run.phase === 'processing' ? run : null;
+  const [confirming, setConfirming] = useState(false);
+  const apply = applyState(run);
 
   function choose(chosen: File | undefined) {
     reset();
+    setConfirming(false);
     setFileError(null);
     setFile(null);
     if (!chosen) return;
@@ -39,6 +48,7 @@ export function BatchFileUploader({ onChange }: { onChange?: () => void }) {
   }
 
   function send(dryRun: boolean) {
+    setConfirming(false);
     if (!file || busy) return;
     void start((onProgress) => uploadBatchFile(file, dryRun, onProgress), dryRun, true);
   }
@@ -79,14 +89,29 @@ export function BatchFileUploader({ onChange }: { onChange?: () => void }) {
           Check file
         </Button>
         <Button
-          disabled={!file || busy}
+          disabled={!file || busy || apply.codes === null}
           busy={running?.dryRun === false}
-          onClick={() => send(false)}
+          aria-describedby={file && !busy && apply.hint ? applyHintId : undefined}
+          onClick={() => setConfirming(true)}
         >
           Apply
         </Button>
       </div>
+      {file && !busy && apply.hint ? (
+        <p className="muted" id={applyHintId}>
+          {apply.hint}
+        </p>
+      ) : null}
       <BatchRunView run={run} />
+      <ConfirmDialog
+        open={confirming && apply.codes !== null}
+        title="Apply the batch data"
+        message={batchMessages.confirmApply(apply.codes ?? 0)}
+        detail={batchMessages.confirmApplyDetail(file?.name ?? '')}
+        confirmLabel={batchMessages.applyLabel(apply.codes ?? 0)}
+        onConfirm={() => send(false)}
+        onCancel={() => setConfirming(false)}
+      />
     </div>
   );
 }

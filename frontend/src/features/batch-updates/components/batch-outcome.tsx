@@ -83,8 +83,8 @@ export function BatchOutcome({ update }: { update: BatchUpdateDetail }) {
       {update.status === 'invalid' ? (
         <>
           <ErrorAlert>
-            {batchMessages.problems(update.error_count)} in {rows}. Nothing was changed: correct
-            them and check again.
+            {batchMessages.problemRows(update.error_count, update.error_rows, update.rows_read)}.
+            Nothing was changed: correct them and check again.
           </ErrorAlert>
           {update.error_count > update.errors.length ? (
             <p className="muted">

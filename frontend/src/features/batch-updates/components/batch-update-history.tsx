@@ -45,9 +45,18 @@ const COLUMNS: readonly Column<BatchUpdate>[] = [
 /**
  * The organisation's batch updates, newest first: who, when, which file,
  * check or apply, rows, outcome and problems, with each finished update's
- * result file.
+ * result file; the newest `limit` of them when given; with `onOpen`, a
+ * "Details" button a finished update.
  */
-export function BatchUpdateHistory({ version = 0 }: { version?: number }) {
+export function BatchUpdateHistory({
+  version = 0,
+  limit,
+  onOpen,
+}: {
+  version?: number;
+  limit?: number;
+  onOpen?: (update: BatchUpdate) => void;
+}) {
   // Asked for again every few seconds while an update of the list is still
   // running (one started in another tab, or before the page was reloaded; a
   // failed refresh keeps the list), and at once (quietly) when `version` changes.
@@ -69,19 +78,31 @@ export function BatchUpdateHistory({ version = 0 }: { version?: number }) {
         <DataTable
           label="Batch update history"
           columns={COLUMNS}
-          rows={updates}
+          rows={limit === undefined ? updates : updates.slice(0, limit)}
           rowKey={(u) => u.id}
           empty="No batch updates yet."
           actions={(u) =>
             isRunning(u.status) ? null : (
-              <a
-                className="btn btn--secondary"
-                href={resultUrl(u.id)}
-                download
-                aria-label={`Result of ${sourceLabel(u)}, ${formatDateTime(u.created_at)}`}
-              >
-                Result
-              </a>
+              <>
+                {onOpen ? (
+                  <button
+                    type="button"
+                    className="btn btn--secondary"
+                    aria-label={`Details of ${sourceLabel(u)}, ${formatDateTime(u.created_at)}`}
+                    onClick={() => onOpen(u)}
+                  >
+                    Details
+                  </button>
+                ) : null}
+                <a
+                  className="btn btn--secondary"
+                  href={resultUrl(u.id)}
+                  download
+                  aria-label={`Result of ${sourceLabel(u)}, ${formatDateTime(u.created_at)}`}
+                >
+                  Result
+                </a>
+              </>
             )
           }
         />

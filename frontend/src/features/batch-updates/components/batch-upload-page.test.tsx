@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { json, mockApi } from '@/testing/mock-api';
 import { renderPage, signInAs } from '@/testing/render';
-import { batchUpdate, clientSession, detail, FakeXhr, UPDATE_ID } from '../test-data';
+import { APPLY_ID, batchUpdate, clientSession, detail, FakeXhr, UPDATE_ID } from '../test-data';
 import { BatchUploadPage } from './batch-upload-page';
 
 const CSV = 'code,gtin,batch_number,manufacturing_date,expiry_date,licence_number\n';
@@ -61,8 +61,9 @@ describe('BatchUploadPage', () => {
               detail({
                 status: 'invalid',
                 bytes_read: 1000,
-                rows_read: 20,
+                rows_read: 2000,
                 error_count: 1500,
+                error_rows: 900,
                 errors: [
                   { row: 0, column: '', reason: 'The file has no rows below its header.' },
                   {
@@ -112,24 +113,35 @@ describe('BatchUploadPage', () => {
     expect(rows[1]).toHaveTextContent('3');
     expect(rows[1]).toHaveTextContent('code');
     expect(rows[1]).toHaveTextContent('No code of your organisation has this serial.');
-    expect(screen.getByText(/1,500 problems in 20 rows\. Nothing was changed/)).toBeInTheDocument();
+    // Rows are counted as rows: several problems of one row make one row.
+    expect(
+      screen.getByText(/1,500 problems in 900 of 2,000 rows\. Nothing was changed/),
+    ).toBeInTheDocument();
     expect(screen.getByText(/The first 2 of 1,500 problems are listed/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Download the result (CSV)' })).toHaveAttribute(
       'href',
       `/api/batch-updates/${UPDATE_ID}/result.csv`,
     );
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Apply' })).toBeEnabled();
+    // A check that found problems leaves Apply off, and says why.
+    expect(screen.getByRole('button', { name: 'Apply' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Apply' })).toHaveAccessibleDescription(
+      /Apply stays off: this file has problems/,
+    );
+    expect(screen.getByRole('button', { name: 'Check file' })).toBeEnabled();
     // The history was asked for again when the update was queued and when it ended.
     await waitFor(() => expect(historyLoads(calls)).toBe(3));
   });
 
-  it('applies a file and shows the batches it assigned', async () => {
+  it('applies only after a check without problems, and asks first, naming the codes', async () => {
     const { user } = setup({
       [`GET /api/batch-updates/${UPDATE_ID}`]: () =>
+        json(200, detail({ status: 'valid', bytes_read: 1000, rows_read: 2 })),
+      [`GET /api/batch-updates/${APPLY_ID}`]: () =>
         json(
           200,
           detail({
+            id: APPLY_ID,
             dry_run: false,
             status: 'applied',
             bytes_read: 1000,
@@ -149,23 +161,51 @@ describe('BatchUploadPage', () => {
         ),
     });
     choose('batches.xlsx');
+    const apply = screen.getByRole('button', { name: 'Apply' });
+    expect(apply).toBeDisabled();
+    expect(apply).toHaveAccessibleDescription(/Check the file first/);
+    await user.click(screen.getByRole('button', { name: 'Check file' }));
+    act(() => FakeXhr.sent[0]!.respond(202, batchUpdate({ format: 'xlsx' })));
+    expect(await screen.findByText(/No problems in 2 rows/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Apply' })).toBeEnabled();
+
+    // Apply asks first, naming how many codes change; Cancel sends nothing.
     await user.click(screen.getByRole('button', { name: 'Apply' }));
-    const xhr = FakeXhr.sent[0]!;
+    const dialog = screen.getByRole('alertdialog', { name: 'Apply the batch data' });
+    expect(dialog).toHaveTextContent('Applying gives 2 codes this batch data. Apply it now?');
+    expect(dialog).toHaveTextContent(/All rows of batches\.xlsx are applied, or none/);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(FakeXhr.sent).toHaveLength(1);
+
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    await user.click(screen.getByRole('button', { name: 'Apply to 2 codes' }));
+    expect(FakeXhr.sent).toHaveLength(2);
+    const xhr = FakeXhr.sent[1]!;
     expect(xhr.url).toBe('/api/batch-updates?dry_run=false');
-    act(() => xhr.respond(202, batchUpdate({ dry_run: false, format: 'xlsx' })));
+    act(() => xhr.respond(202, batchUpdate({ id: APPLY_ID, dry_run: false, format: 'xlsx' })));
     expect(await screen.findByText(/Applied: 2 codes given their batch data/)).toBeInTheDocument();
     const batches = screen.getByRole('table', { name: 'Batches assigned' });
     expect(batches).toHaveTextContent('B2026-01');
     expect(batches).toHaveTextContent('MH/25/1234');
+    // Applied once: Apply is off until another file is chosen.
+    expect(screen.getByRole('button', { name: 'Apply' })).toBeDisabled();
   });
 
   it('says a 409 already-applied file in the server’s words, and leaves no progress behind', async () => {
-    const { calls, user } = setup();
+    const { calls, user } = setup({
+      [`GET /api/batch-updates/${UPDATE_ID}`]: () =>
+        json(200, detail({ status: 'valid', bytes_read: 1000, rows_read: 3 })),
+    });
     await screen.findByText('No batch updates yet.');
     choose();
+    await user.click(screen.getByRole('button', { name: 'Check file' }));
+    act(() => FakeXhr.sent[0]!.respond(202, batchUpdate()));
+    await screen.findByText(/No problems in 3 rows/);
     await user.click(screen.getByRole('button', { name: 'Apply' }));
+    await user.click(screen.getByRole('button', { name: 'Apply to 3 codes' }));
     act(() =>
-      FakeXhr.sent[0]!.respond(409, {
+      FakeXhr.sent[1]!.respond(409, {
         error: 'This content was already applied by the update of 2026-11-24 (batches.csv).',
         code: 'already_applied',
       }),
@@ -176,9 +216,10 @@ describe('BatchUploadPage', () => {
       'This content was already applied by the update of 2026-11-24 (batches.csv).',
     );
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Apply' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Apply' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Check file' })).toBeEnabled();
-    expect(historyLoads(calls)).toBe(1);
+    // Loaded at first, and again when the check was queued and when it ended.
+    await waitFor(() => expect(historyLoads(calls)).toBe(3));
   });
 
   it('explains 413 and 415, and a network failure', async () => {

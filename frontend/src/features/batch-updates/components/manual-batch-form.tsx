@@ -1,11 +1,13 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { SelectField, TextAreaField, TextField } from '@/components/ui/form-field';
 import { useApiResult } from '@/hooks/use-api-result';
 import { useForm } from '@/hooks/use-form';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { listCodeJobs, submitBatchForm, type CodeJob } from '../api/batch-updates-api';
 import { useBatchRun } from '../api/use-batch-run';
+import { applyState } from '../batch-updates';
 import {
   batchFormBody,
   batchFormHints,
@@ -14,6 +16,7 @@ import {
   today,
   validateBatchForm,
 } from '../batch-form';
+import { batchMessages } from '../messages';
 import { BatchRunView } from './batch-run-view';
 
 function jobLabel(job: CodeJob): string {
@@ -24,12 +27,14 @@ function jobLabel(job: CodeJob): string {
 /**
  * `/pmbi/batchUpdate`: one batch's data for a range of a code job's codes
  * and/or a list of serials, checked here as the server checks it, then sent
- * as a check (dry run) or applied; then the same progress and outcome as the
- * file uploader. The code jobs are offered in a list when the person may
+ * as a check (dry run), then, once a check of these very values found no
+ * problem, applied after a confirmation naming how many codes change; then
+ * the same progress and outcome as the file uploader. The code jobs are offered in a list when the person may
  * list them, and asked for by id otherwise (a 403 is not an error here).
  */
 export function ManualBatchForm({ onChange }: { onChange?: () => void }) {
   const form = useForm(emptyBatchForm(), { clearErrorOnChange: true });
+  const applyHintId = useId();
   const { run, busy: running, start } = useBatchRun(onChange);
   const jobs = useApiResult(listCodeJobs).result;
   /** Which button sent the form: the ref for the handler, the state for the spinner. */
@@ -43,9 +48,22 @@ export function ManualBatchForm({ onChange }: { onChange?: () => void }) {
   const asSelect =
     listed.length > 0 && (jobField.value === '' || listed.some((j) => j.id === jobField.value));
   const serialCount = serialLines(form.values.serials).length;
+  /** The values the last check was sent with: Apply is for those alone. */
+  const [checked, setChecked] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const apply = applyState(run, 'form');
+  const sameAsChecked = checked === JSON.stringify(form.values);
+  const applyCodes = sameAsChecked ? apply.codes : null;
+  const applyHint =
+    run.phase === 'done' && !sameAsChecked
+      ? 'The form changed since its check: check it again before applying.'
+      : apply.hint;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     const dry = dryRun.current;
+    dryRun.current = true;
+    if (dry) setChecked(JSON.stringify(form.values));
     void form.onSubmit(
       (values) => validateBatchForm(values, today()),
       async (values) => {
@@ -57,7 +75,7 @@ export function ManualBatchForm({ onChange }: { onChange?: () => void }) {
 
   return (
     <>
-      <form aria-label="Manual batch entry" noValidate onSubmit={submit}>
+      <form ref={formRef} aria-label="Manual batch entry" noValidate onSubmit={submit}>
         <fieldset className="fieldset" disabled={busy}>
           <legend>Codes</legend>
           <p className="muted">A range of a code job’s codes, a list of serials, or both.</p>
@@ -146,19 +164,35 @@ export function ManualBatchForm({ onChange }: { onChange?: () => void }) {
             Check
           </Button>
           <Button
-            type="submit"
-            disabled={busy}
+            disabled={busy || applyCodes === null}
             busy={runningDry === false || (form.busy && !choice)}
-            onClick={() => {
-              dryRun.current = false;
-              setChoice(false);
-            }}
+            aria-describedby={!busy && applyHint ? applyHintId : undefined}
+            onClick={() => setConfirming(true)}
           >
             Apply
           </Button>
         </div>
+        {!busy && applyHint ? (
+          <p className="muted" id={applyHintId}>
+            {applyHint}
+          </p>
+        ) : null}
       </form>
       <BatchRunView run={run} />
+      <ConfirmDialog
+        open={confirming && applyCodes !== null}
+        title="Apply the batch data"
+        message={batchMessages.confirmApply(applyCodes ?? 0)}
+        detail={batchMessages.confirmApplyDetail('this form')}
+        confirmLabel={batchMessages.applyLabel(applyCodes ?? 0)}
+        onConfirm={() => {
+          setConfirming(false);
+          dryRun.current = false;
+          setChoice(false);
+          formRef.current?.requestSubmit();
+        }}
+        onCancel={() => setConfirming(false)}
+      />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { json, mockApi, type RecordedCall } from '@/testing/mock-api';
 import { renderPage, signInAs } from '@/testing/render';
 import { batchUpdate, clientSession, detail, UPDATE_ID } from '../test-data';
@@ -108,9 +108,28 @@ describe('ManualBatchPage', () => {
     await user.type(screen.getByLabelText('First position'), '1');
     await user.type(screen.getByLabelText('Last position'), '100');
     await fillBatch(user);
+    // Apply waits for a check of these very values.
+    expect(screen.getByRole('button', { name: 'Apply' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Apply' })).toHaveAccessibleDescription(
+      /Check the form first/,
+    );
+    await user.click(screen.getByRole('button', { name: 'Check' }));
+    await screen.findByText(/No problems in 2 rows/);
+    expect(posts(calls)[0]!.url.searchParams.get('dry_run')).toBe('true');
+    // A change after the check: Apply waits for another check.
+    await user.type(screen.getByLabelText('Licence number'), 'X');
+    expect(screen.getByRole('button', { name: 'Apply' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Apply' })).toHaveAccessibleDescription(
+      /changed since its check/,
+    );
+    await user.type(screen.getByLabelText('Licence number'), '{Backspace}');
+    expect(screen.getByRole('button', { name: 'Apply' })).toBeEnabled();
     await user.click(screen.getByRole('button', { name: 'Apply' }));
-    await screen.findByText(/No problems/);
-    const [sent] = posts(calls);
+    const dialog = screen.getByRole('alertdialog', { name: 'Apply the batch data' });
+    expect(dialog).toHaveTextContent('Applying gives 2 codes this batch data. Apply it now?');
+    await user.click(within(dialog).getByRole('button', { name: 'Apply to 2 codes' }));
+    await waitFor(() => expect(posts(calls)).toHaveLength(2));
+    const sent = posts(calls)[1];
     expect(sent!.url.searchParams.get('dry_run')).toBe('false');
     expect((sent!.body as { range: unknown }).range).toEqual({
       code_job_id: JOB,
@@ -124,19 +143,27 @@ describe('ManualBatchPage', () => {
     mockApi({
       'GET /api/batch-updates': () => json(200, { updates: [] }),
       'GET /api/code-jobs': forbidden,
-      'POST /api/batch-updates': () =>
-        json(409, {
-          error: 'The same data was applied by an earlier update.',
-          code: 'already_applied',
-        }),
+      'POST /api/batch-updates': (call) =>
+        call.url.searchParams.get('dry_run') === 'true'
+          ? json(202, batchUpdate({ source: 'form', format: 'json' }))
+          : json(409, {
+              error: 'The same data was applied by an earlier update.',
+              code: 'already_applied',
+            }),
+      [`GET /api/batch-updates/${UPDATE_ID}`]: () =>
+        json(200, detail({ source: 'form', status: 'valid', rows_read: 1, bytes_read: 100 })),
     });
     await user.type(await screen.findByLabelText('Serials'), '0000000000A');
     await fillBatch(user);
+    await user.click(screen.getByRole('button', { name: 'Check' }));
+    await screen.findByText(/No problems in 1 row/);
     await user.click(screen.getByRole('button', { name: 'Apply' }));
+    await user.click(screen.getByRole('button', { name: 'Apply to 1 code' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(
       /Already applied.*The same data was applied by an earlier update\./,
     );
-    expect(screen.getByRole('button', { name: 'Apply' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Apply' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Check' })).toBeEnabled();
   });
 });

@@ -90,6 +90,14 @@ const summaries = (calls: RecordedCall[]) =>
   calls.filter((c) => c.method === 'GET' && c.url.pathname === '/api/codes/bulk');
 const download = () => screen.getByRole('link', { name: 'Download ZIP' });
 const disabledDownload = () => screen.getByRole('button', { name: 'Download ZIP' });
+/** While the selection is counted: a button that does not look or act ready. */
+function expectWaiting() {
+  const button = disabledDownload();
+  expect(button).toHaveAttribute('aria-disabled', 'true');
+  expect(button).toHaveAttribute('aria-busy', 'true');
+  expect(button).toHaveClass('btn--waiting');
+  expect(screen.queryByRole('link', { name: 'Download ZIP' })).not.toBeInTheDocument();
+}
 const status = () => screen.getByRole('status');
 const batches = () => within(screen.getByRole('group', { name: 'Batches' }));
 const batch = (number: string) => batches().getByRole('checkbox', { name: new RegExp(number) });
@@ -151,7 +159,7 @@ describe('Bulk code download (/pmbi/codeDownload)', () => {
     await click(batch('A-1'));
     expect(status()).toHaveTextContent('Counting the codes of this selection…');
     expect(status()).toHaveAttribute('aria-busy', 'true');
-    expect(disabledDownload()).toBeDisabled();
+    expectWaiting();
     await tick(299);
     expect(summaries(calls)).toHaveLength(0);
     await tick(1);
@@ -163,7 +171,7 @@ describe('Bulk code download (/pmbi/codeDownload)', () => {
     expect(download()).toHaveAttribute('download');
 
     await click(batch('B-2'));
-    expect(disabledDownload()).toBeDisabled();
+    expectWaiting();
     await tick(300);
     expect(summaries(calls)[1]!.url.searchParams.getAll('lot_id')).toEqual(['lot-a', 'lot-b']);
     expect(status()).toHaveTextContent('1,000 codes in 2 files; 1 still generating, left out.');
@@ -220,6 +228,40 @@ describe('Bulk code download (/pmbi/codeDownload)', () => {
     expect(status()).toHaveTextContent('1,000 codes in 2 files.');
     expect(status()).not.toHaveTextContent('5,000');
     expect(download()).toHaveAttribute('href', '/api/codes/bulk.zip?lot_id=lot-a');
+  });
+
+  it('keeps a click made while the selection is counted, and downloads once the count is in', async () => {
+    const clicked: string[] = [];
+    const spy = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      clicked.push(this.getAttribute('href') ?? '');
+    });
+    await open();
+    await click(batch('A-1'));
+    expectWaiting();
+    await click(disabledDownload());
+    expect(clicked).toEqual([]);
+    expect(status()).toHaveTextContent(
+      'Counting the codes of this selection… The download starts as soon as the count is ready.',
+    );
+    await tick(300);
+    expect(status()).toHaveTextContent('1,000 codes in 2 files.');
+    expect(clicked).toEqual(['/api/codes/bulk.zip?lot_id=lot-a']);
+    // Once: the next count does not download again by itself.
+    await click(batch('B-2'));
+    await tick(300);
+    expect(clicked).toHaveLength(1);
+
+    // A click while counting a selection the server refuses downloads nothing.
+    await click(batch('A-1'));
+    expectWaiting();
+    await click(disabledDownload());
+    await tick(300);
+    expect(status()).toHaveTextContent('still being generated');
+    expect(disabledDownload()).toBeDisabled();
+    expect(clicked).toHaveLength(1);
+    spy.mockRestore();
   });
 
   it('counts a range of days and checks it before asking', async () => {

@@ -1,10 +1,11 @@
 import { DownloadMinimalisticIcon } from '@solar-icons/react/linear/download-minimalistic';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiResultView } from '@/components/ui/api-result-view';
 import { CardSection } from '@/components/ui/card-section';
 import { ChoiceField, type Choice } from '@/components/ui/choice-field';
 import { TextField } from '@/components/ui/form-field';
 import { PageHeader } from '@/components/ui/page-header';
+import { Spinner } from '@/components/ui/spinner';
 import { useApiResult } from '@/hooks/use-api-result';
 import { formatNumber } from '@/lib/format';
 import { bulkDownloadUrl, listCodeLots, type CodeLot } from '../api/codes-api';
@@ -36,7 +37,10 @@ function lotText(lot: CodeLot): string {
  * code job) with a manifest. The batches come from `listCodeLots`; what a
  * selection holds is counted by the server (`summarizeCodesBulk`), exactly
  * as the download would. The download is a plain link: the browser streams
- * the file to disk while the server writes it.
+ * the file to disk while the server writes it. While the selection is being
+ * counted the button waits (it does not look clickable); a click then is
+ * kept, and the download starts once the count is ready, or the page says
+ * why it cannot.
  */
 export function BulkDownloadPage() {
   const { result, reload } = useApiResult(listCodeLots);
@@ -64,8 +68,28 @@ function BulkDownloadForm({ lots, more }: { lots: readonly CodeLot[]; more: bool
   const ready = picked.ok && result?.ok === true && result.data.files > 0;
   // A refusal of the selection (4xx) is final; anything else may pass on a second try.
   const retryable = result?.ok === false && !(result.kind === 'status' && result.status < 500);
+  const counting = picked.ok && loading;
+  // A click while the selection was counted (numbered; 0: none since the
+  // selection last changed): the download it asked for, started once.
+  const [queued, setQueued] = useState(0);
+  const started = useRef(0);
+  const link = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    if (queued === 0 || counting || started.current === queued) return;
+    started.current = queued;
+    // The count is in: download what it holds, or nothing (the status says why).
+    if (ready) link.current?.click();
+  }, [queued, counting, ready]);
+  /** A change of the selection forgets a click made for the one before. */
+  function changed<T>(set: (value: T) => void) {
+    return (value: T) => {
+      setQueued(0);
+      set(value);
+    };
+  }
 
   function toggle(id: string, on: boolean) {
+    setQueued(0);
     setChosen((ids) => (on ? [...ids, id] : ids.filter((x) => x !== id)));
   }
 
@@ -77,7 +101,7 @@ function BulkDownloadForm({ lots, more }: { lots: readonly CodeLot[]; more: bool
           name="mode"
           options={MODES}
           value={mode}
-          onChange={setMode}
+          onChange={changed(setMode)}
         />
         {mode === 'lots' ? (
           lots.length === 0 ? (
@@ -117,14 +141,14 @@ function BulkDownloadForm({ lots, more }: { lots: readonly CodeLot[]; more: bool
               name="from"
               type="date"
               value={from}
-              onChange={(e) => setFrom(e.target.value)}
+              onChange={(e) => changed(setFrom)(e.target.value)}
             />
             <TextField
               label="Last day"
               name="to"
               type="date"
               value={to}
-              onChange={(e) => setTo(e.target.value)}
+              onChange={(e) => changed(setTo)(e.target.value)}
             />
           </div>
         )}
@@ -132,7 +156,10 @@ function BulkDownloadForm({ lots, more }: { lots: readonly CodeLot[]; more: bool
           {!picked.ok ? (
             <p className="muted">{picked.reason}</p>
           ) : loading || result === null ? (
-            <p className="muted">{codeMessages.counting}</p>
+            <p className="muted">
+              {codeMessages.counting}
+              {queued !== 0 ? ` ${codeMessages.downloadQueued}` : ''}
+            </p>
           ) : !result.ok ? (
             <p className="field__error">{result.message}</p>
           ) : (
@@ -147,16 +174,38 @@ function BulkDownloadForm({ lots, more }: { lots: readonly CodeLot[]; more: bool
         </div>
         <div className="form-actions">
           {ready ? (
-            <a className="btn btn--primary" href={bulkDownloadUrl(picked.selection)} download>
+            <a
+              ref={link}
+              className="btn btn--primary"
+              href={bulkDownloadUrl(picked.selection)}
+              download
+            >
               <DownloadMinimalisticIcon /> Download ZIP
             </a>
+          ) : counting ? (
+            <button
+              type="button"
+              className="btn btn--primary btn--waiting"
+              aria-disabled="true"
+              aria-busy="true"
+              onClick={() => setQueued((n) => n + 1)}
+            >
+              <Spinner /> Download ZIP
+            </button>
           ) : (
             <button type="button" className="btn btn--primary" disabled>
               <DownloadMinimalisticIcon /> Download ZIP
             </button>
           )}
           {retryable ? (
-            <button type="button" className="btn btn--secondary" onClick={retry}>
+            <button
+              type="button"
+              className="btn btn--secondary"
+              onClick={() => {
+                setQueued(0);
+                retry();
+              }}
+            >
               Try again
             </button>
           ) : null}

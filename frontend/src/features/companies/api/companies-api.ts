@@ -8,6 +8,7 @@ export type NewCompany = RequestBody<'/api/companies', 'post'>;
 export type CompanyOverview = ResponseBody<'/api/companies/{id}/overview', 'get', 200>;
 export type CompanyProduct = CompanyOverview['products'][number];
 export type CompanyBatch = CompanyOverview['batches'][number];
+export type ClientOverview = ResponseBody<'/api/client-overview', 'get', 200>;
 
 /** The organisation's companies, by CIN (one request). */
 export function fetchCompanies(): Promise<ApiResult<CompanyList>> {
@@ -38,4 +39,17 @@ export function fetchCompanyOverview(id: string): Promise<ApiResult<CompanyOverv
 /** One company's products, batches and codes. */
 export function useCompanyOverview(id: string) {
   return useApiResult(() => fetchCompanyOverview(id));
+}
+
+/** The signed-in client organisation's codes and newest batches (its dashboard). */
+export function fetchClientOverview(): Promise<ApiResult<ClientOverview>> {
+  return callApi(
+    (api) => api.GET('/api/client-overview'),
+    'Your codes and batches could not be loaded.',
+  );
+}
+
+/** The signed-in client organisation's codes and newest batches. */
+export function useClientOverview() {
+  return useApiResult(fetchClientOverview);
 }

@@ -11,7 +11,7 @@ const PRODUCT_COLUMNS: readonly Column<CompanyProduct>[] = [
   { header: 'GTIN', cell: (p) => <code>{p.gtin}</code> },
 ];
 
-const BATCH_COLUMNS: readonly Column<CompanyBatch>[] = [
+export const BATCH_COLUMNS: readonly Column<CompanyBatch>[] = [
   { header: 'Batch', cell: (b) => b.number },
   { header: 'Product', cell: (b) => b.product_name },
   { header: 'Manufactured', cell: (b) => formatDate(b.manufactured_on) },
