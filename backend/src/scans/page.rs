@@ -26,6 +26,8 @@ pub struct ScanView<'a> {
     /// The manufacturer's name and address (the product's company).
     pub manufacturer: Option<(&'a str, &'a str)>,
     pub scans_before: i64,
+    /// The same consumer scanned this code before.
+    pub seen_before: bool,
     /// The token of the review form (a person's scan of a real code).
     pub review_token: Option<String>,
     /// The product's visible reviews: average, count, the newest few.
@@ -142,7 +144,7 @@ pub fn scan_page(view: &ScanView<'_>) -> String {
         ),
         Verdict::Suspicious => (
             "Check this pack",
-            "This code is genuine, but it has been scanned more often, or in more places, than one pack should be. It may have been copied: buy from a trusted seller and contact the brand if in doubt.",
+            "This code is genuine, but it has been scanned by more people, or in places farther apart, than one pack should be. It may have been copied: buy from a trusted seller and contact the brand if in doubt.",
         ),
         Verdict::NotRecognised => (
             "Not recognised",
@@ -190,6 +192,7 @@ pub fn scan_page(view: &ScanView<'_>) -> String {
         }
         body.push_str("</section>");
         let scans = match view.scans_before {
+            _ if view.seen_before => "You have scanned this pack before.".to_string(),
             0 => "This is the first time this code has been scanned.".to_string(),
             1 => "This code has been scanned once before.".to_string(),
             n => format!("This code has been scanned {n} times before."),
@@ -324,6 +327,7 @@ mod tests {
             licence_number: None,
             manufacturer: None,
             scans_before: 0,
+            seen_before: false,
             review_token: Some("t\"><script>".into()),
             reviews: Some(ProductReviews {
                 average: Some(4.5),

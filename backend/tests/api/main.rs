@@ -33,3 +33,4 @@ mod server;
 mod sql;
 mod tenancy;
 mod users;
+mod verdict;

@@ -618,9 +618,13 @@ async fn brand_scans_answers_the_spec_shape_and_message() {
     let (status, b) = admin.get("/api/brand-scans").await;
     assert_eq!(status, StatusCode::OK, "{b}");
     let data = &b["data"];
+    // The spec's record (id, product_id, scan_count), with the consumers
+    // and the verdict flag of issue 21 (no cookie: each scan its own
+    // consumer).
     assert_eq!(
         data["scan"][0],
-        json!({"id": serial_of(&uris[0]), "product_id": product, "scan_count": 2})
+        json!({"id": serial_of(&uris[0]), "product_id": product, "scan_count": 2,
+               "consumers": 2, "suspicious": false})
     );
     assert_eq!(data["scan"][1]["scan_count"], 1);
     assert_eq!(

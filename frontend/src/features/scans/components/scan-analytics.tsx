@@ -24,6 +24,7 @@ import {
   WithSkeleton,
 } from './lazy-parts';
 import { AudienceSections } from './audience-sections';
+import { CodeHistoryModal } from './code-history-modal';
 import { RangeForm } from './range-form';
 import { ReviewsSection } from './reviews-section';
 import { ScanRules } from './scan-rules';
@@ -94,6 +95,7 @@ function MostScannedCodes({
 }) {
   const brandscans = useAppStore((s) => s.brandscans);
   const [showAll, setShowAll] = useState(false);
+  const [opened, setOpened] = useState<string | null>(null);
   const data = brandscans.data;
   return (
     <CardSection
@@ -103,7 +105,11 @@ function MostScannedCodes({
         </>
       }
     >
-      <p className="muted">The codes scanned most since they were made, whatever the period.</p>
+      <p className="muted">
+        The codes scanned most since they were made, whatever the period. A code is flagged
+        suspicious when more consumers scanned it, or from places farther apart, than your rules
+        allow; open a code to see its scans.
+      </p>
       {brandscans.status === 'failed' ? (
         <ErrorAlert onRetry={onRetry}>{brandscans.error}</ErrorAlert>
       ) : null}
@@ -119,7 +125,9 @@ function MostScannedCodes({
           <TopCodesTable
             codes={showAll ? data.scan : data.scan.slice(0, TOP_CODES_SHOWN)}
             productName={productName}
+            onOpen={setOpened}
           />
+          <CodeHistoryModal id={opened} onClose={() => setOpened(null)} />
           {data.scan.length > TOP_CODES_SHOWN ? (
             <div className="form-actions form-actions--start">
               <button
