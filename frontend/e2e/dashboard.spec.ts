@@ -153,7 +153,7 @@ test('admins see the suspicious-scan rules as a form checked before sending; wor
   await signIn(page, demo.acmeAdmin);
   await page.goto('/');
   const form = page.getByRole('form', { name: 'Suspicious-scan rules' });
-  const count = form.getByLabel('Scans of one code');
+  const count = form.getByLabel('Different consumers per code');
   await expect(count).not.toHaveValue('');
   const saved = await count.inputValue();
 

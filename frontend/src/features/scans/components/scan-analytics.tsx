@@ -9,9 +9,8 @@ import { Stat } from '@/components/ui/stat';
 import { useApiResult } from '@/hooks/use-api-result';
 import { formatNumber } from '@/lib/format';
 import { useAppStore } from '@/stores/app-store';
-import { canChangeScanRules } from '../access';
 import { loadBrandScans } from '../api/brand-scans-api';
-import { fetchScanAnalytics, fetchScanSettings } from '../api/scan-analytics-api';
+import { fetchScanAnalytics } from '../api/scan-analytics-api';
 import { totalGenerated } from '../brand-scans';
 import { DEFAULT_RANGE_DAYS, lastDays, longDay, type DateRange } from '../date-range';
 import type { ScanAnalyticsData, ScanTotals } from '../scan-analytics';
@@ -27,7 +26,7 @@ import { AudienceSections } from './audience-sections';
 import { CodeHistoryModal } from './code-history-modal';
 import { RangeForm } from './range-form';
 import { ReviewsSection } from './reviews-section';
-import { ScanRules } from './scan-rules';
+import { OwnScanRules } from './scan-rules';
 import {
   DaysTable,
   FirstVsRepeatTable,
@@ -234,9 +233,7 @@ export function ScanAnalytics({
   /** Loads the `products` slice, whose names label the most scanned codes (the route passes it). */
   loadProductNames?: () => Promise<void>;
 }) {
-  const role = useAppStore((s) => s.auth.user?.role);
   const [range, setRange] = useState<DateRange>(() => lastDays(DEFAULT_RANGE_DAYS));
-  const settings = useApiResult(fetchScanSettings);
 
   useEffect(() => {
     void loadBrandScans(range);
@@ -264,12 +261,7 @@ export function ScanAnalytics({
       </CardSection>
       <ReviewsSection />
       <div className="section">
-        <ScanRules
-          canChange={canChangeScanRules(role)}
-          result={settings.result}
-          reload={settings.reload}
-          onSaved={(saved) => settings.update(() => saved)}
-        />
+        <OwnScanRules />
       </div>
     </>
   );
