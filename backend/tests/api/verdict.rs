@@ -64,7 +64,10 @@ async fn one_consumer_scanning_twenty_times_stays_genuine() {
     let (status, page, cookie) = scan_by(uri, "198.51.100.20", None, false).await;
     assert_eq!(status, StatusCode::OK);
     assert!(page.contains("Genuine product"), "{page}");
-    assert!(page.contains("first time this code has been scanned"), "{page}");
+    assert!(
+        page.contains("first time this code has been scanned"),
+        "{page}"
+    );
     let me = cookie.expect("the first answer sets the consumer cookie");
     for n in 1..19 {
         let v = scan_json(uri, "198.51.100.20", &me).await;
@@ -75,7 +78,10 @@ async fn one_consumer_scanning_twenty_times_stays_genuine() {
     // The twentieth, as a page: still genuine, with a neutral line.
     let (_, page, set) = scan_by(uri, "198.51.100.20", Some(&me), false).await;
     assert!(page.contains("Genuine product"), "{page}");
-    assert!(page.contains("You have scanned this pack before."), "{page}");
+    assert!(
+        page.contains("You have scanned this pack before."),
+        "{page}"
+    );
     assert!(!page.contains("Check this pack"), "{page}");
     assert!(!page.contains("copied"), "{page}");
     assert_eq!(set, None, "a known consumer's cookie is not set again");
@@ -175,12 +181,16 @@ async fn parallel_scans_count_each_consumer_once() {
     assert_eq!(status, StatusCode::OK, "{rules}");
     let (_, uris) = product_with_codes(&admin, 1, None).await;
     let consumers: Vec<String> = (0..10).map(|_| Uuid::new_v4().to_string()).collect();
-    let answers = join_all(consumers.iter().chain(consumers.iter()).enumerate().map(
-        |(i, who)| {
-            let uri = uris[0].clone();
-            async move { scan_json(&uri, &format!("198.51.100.{}", 30 + i), who).await }
-        },
-    ))
+    let answers = join_all(
+        consumers
+            .iter()
+            .chain(consumers.iter())
+            .enumerate()
+            .map(|(i, who)| {
+                let uri = uris[0].clone();
+                async move { scan_json(&uri, &format!("198.51.100.{}", 30 + i), who).await }
+            }),
+    )
     .await;
     let repeats = answers
         .iter()
@@ -231,6 +241,9 @@ async fn a_codes_history_is_the_brands_own() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     let (status, v) = a.get("/api/code-scans/not-a-serial").await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
-    let (status, _) = app.client().get(&format!("/api/code-scans/{}", serial_of(&uris[0]))).await;
+    let (status, _) = app
+        .client()
+        .get(&format!("/api/code-scans/{}", serial_of(&uris[0])))
+        .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
 }
