@@ -34,7 +34,7 @@ describe('toCodeHistory', () => {
       place: 'Mumbai, Maharashtra, India',
       consumerFirst: true,
     });
-    expect(history.scans[1].place).toBe('Unknown');
+    expect(history.scans[1]?.place).toBe('Unknown');
   });
 
   it('treats a missing answer as an empty history, never suspicious', () => {

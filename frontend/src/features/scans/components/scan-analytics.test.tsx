@@ -322,7 +322,9 @@ describe('Suspicious-scan rules', () => {
     await user.type(f.getByLabelText('Distance between two consumers’ scans (km)'), '20001');
     await user.clear(f.getByLabelText('Within (hours)'));
     await user.click(f.getByRole('button', { name: 'Save rules' }));
-    expect(f.getByLabelText('Distance between two consumers’ scans (km)')).toHaveAccessibleDescription(
+    expect(
+      f.getByLabelText('Distance between two consumers’ scans (km)'),
+    ).toHaveAccessibleDescription(
       expect.stringContaining('Enter a whole number from 1 to 20,000.'),
     );
     expect(f.getByLabelText('Within (hours)')).toHaveAccessibleDescription(

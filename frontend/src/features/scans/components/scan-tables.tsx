@@ -102,21 +102,25 @@ export function TopCodesTable({
 }: {
   codes: readonly ScannedCode[];
   productName: (productId: string) => string | null;
-  onOpen: (id: string) => void;
+  /** Opens a code's history; without it (a platform admin's view) codes are plain text. */
+  onOpen?: (id: string) => void;
 }) {
   const columns: readonly Column<ScannedCode>[] = [
     {
       header: 'Code',
-      cell: (c) => (
-        <button
-          type="button"
-          className="code-link"
-          onClick={() => onOpen(c.id)}
-          aria-label={`Scan history of code ${c.id}`}
-        >
+      cell: (c) =>
+        onOpen ? (
+          <button
+            type="button"
+            className="code-link"
+            onClick={() => onOpen(c.id)}
+            aria-label={`Scan history of code ${c.id}`}
+          >
+            <code>{c.id}</code>
+          </button>
+        ) : (
           <code>{c.id}</code>
-        </button>
-      ),
+        ),
     },
     {
       header: 'Product',
