@@ -57,13 +57,16 @@ function History({ id }: { id: string }) {
             Consumers are anonymous: numbered in the order they first scanned this code.
             {history.scans.length < history.scanCount ? ' The newest 200 scans are shown.' : ''}
           </p>
-          <DataTable
-            label={`Scans of code ${history.id}`}
-            columns={COLUMNS}
-            rows={history.scans}
-            rowKey={(s) => s.key}
-            empty="No scans."
-          />
+          {/* The scroll box, focusable so that a keyboard can scroll a wide table. */}
+          <div className="code-history" tabIndex={0} role="region" aria-label="Scans, newest first">
+            <DataTable
+              label={`Scans of code ${history.id}`}
+              columns={COLUMNS}
+              rows={history.scans}
+              rowKey={(s) => s.key}
+              empty="No scans."
+            />
+          </div>
         </>
       )}
     </ApiResultView>
