@@ -153,7 +153,7 @@ test('admins see the suspicious-scan rules as a form checked before sending; wor
   await signIn(page, demo.acmeAdmin);
   await page.goto('/');
   const form = page.getByRole('form', { name: 'Suspicious-scan rules' });
-  const count = form.getByLabel('Scans of one code');
+  const count = form.getByLabel('Different consumers per code');
   await expect(count).not.toHaveValue('');
   const saved = await count.inputValue();
 
@@ -170,9 +170,69 @@ test('admins see the suspicious-scan rules as a form checked before sending; wor
   await signIn(worker, demo.acmeWorker);
   await worker.goto('/');
   const rules = worker.getByRole('region', { name: 'Suspicious-scan rules' });
-  await expect(rules).toContainText(`more than ${saved} times`);
+  await expect(rules).toContainText(`more than ${saved} different consumers`);
   await expect(worker.getByRole('form', { name: 'Suspicious-scan rules' })).toHaveCount(0);
   await expect(analytics(worker).getByLabel('Totals')).toBeVisible();
+});
+
+test('a code scanned by more consumers than the rules allow is flagged, and its history opens', async ({
+  page,
+  playwright,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  await signIn(page, demo.acmeAdmin);
+  const product = await productWithCodes(page, 1);
+  try {
+    const code = product.codes[0]!;
+    const rules = (await (await page.request.get('/api/scan-settings')).json()) as {
+      suspicious_scan_count: number;
+    };
+    // One more consumer than the rules allow, each a phone of its own (its own
+    // cookie); the first scans twice, a repeat that counts once.
+    const consumers = rules.suspicious_scan_count + 1;
+    const origin = new URL(page.url()).origin;
+    for (let i = 0; i < consumers; i++) {
+      const phone = await playwright.request.newContext({ baseURL: origin });
+      for (let n = 0; n < (i === 0 ? 2 : 1); n++) {
+        const answer = await phone.get(code.path, {
+          headers: {
+            accept: 'application/json',
+            'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148',
+          },
+        });
+        expect(answer.status(), await answer.text()).toBe(200);
+      }
+      await phone.dispose();
+    }
+
+    await page.goto('/');
+    const codes = page.getByRole('region', { name: 'Most scanned codes' });
+    const showAll = codes.getByRole('button', { name: /^Show all/ });
+    if (await showAll.isVisible()) await showAll.click();
+    const row = codes.getByRole('row').filter({ hasText: code.serial });
+    await expect(row).toContainText('Suspicious');
+    await row.getByRole('button', { name: `Scan history of code ${code.serial}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Scans of code ${code.serial}` });
+    const history = dialog.getByRole('table', { name: `Scans of code ${code.serial}` });
+    await expect(history.locator('tbody tr')).toHaveCount(consumers + 1);
+    await expect(history.locator('tbody tr').last()).toContainText('First scan');
+    await expect(history.locator('tbody tr').last()).toContainText('Consumer 1');
+    await expect(history.locator('tbody tr').nth(-2)).toContainText('Repeat by this consumer');
+    await expect(history.locator('tbody tr').first()).toContainText(`Consumer ${consumers}`);
+    await expect(history.locator('tbody tr').first()).toContainText('Suspicious');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, testInfo, 'dashboard-code-history');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(dialog).toBeVisible();
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, testInfo, 'dashboard-code-history-phone');
+  } finally {
+    await archiveViaApi(page, product.id).catch(() => undefined);
+  }
 });
 
 test('a platform admin chooses the brand whose scans to see', async ({ page }) => {

@@ -9,9 +9,10 @@ import {
   unique,
 } from './helpers';
 
-/** A consumer's phone: 390 × 844, a phone's user agent, no sign-in. */
-async function phone(browser: Browser): Promise<Page> {
+/** A consumer's phone: 390 × 844, a phone's user agent, no sign-in, in `locale`'s language. */
+async function phone(browser: Browser, locale = 'en-GB'): Promise<Page> {
   const context = await browser.newContext({
+    locale,
     viewport: { width: 390, height: 844 },
     isMobile: true,
     hasTouch: true,
@@ -44,7 +45,8 @@ test('the public scan page on a phone: verdict, product, lot and expiry, a revie
   await signIn(page, demo.acmeAdmin);
   const lot = `L${Date.now().toString(36).toUpperCase()}`;
   const product = await productWithCodes(page, 1, { number: lot, expires_on: '2031-12-31' });
-  const consumer = await phone(browser);
+  // A German phone: dates follow the browser's language, as on the staff pages.
+  const consumer = await phone(browser, 'de-DE');
   try {
     const csp = watchCsp(consumer);
     const answer = await consumer.goto(product.codes[0]!.path);
@@ -62,7 +64,9 @@ test('the public scan page on a phone: verdict, product, lot and expiry, a revie
     });
     await expect(productSection).toContainText(product.name);
     await expect(productSection).toContainText(lot);
-    await expect(productSection).toContainText('2031-12-31');
+    const expiry = productSection.locator('time[datetime="2031-12-31"]');
+    await expect(expiry).toHaveText('31.12.2031');
+    await expect(productSection).not.toContainText('2031-12-31');
     await expect(
       consumer.getByText('This is the first time this code has been scanned.'),
     ).toBeVisible();
@@ -89,6 +93,12 @@ test('the public scan page on a phone: verdict, product, lot and expiry, a revie
     await send.tap();
     await expect(consumer.getByRole('heading', { level: 1, name: 'Thank you' })).toBeVisible();
     await expect(consumer.locator('body')).toContainText('your review was saved');
+    // The thank-you page leads back to the product's page.
+    await consumer.getByRole('link', { name: 'Back to the product’s page' }).tap();
+    await expect(
+      consumer.getByRole('heading', { level: 1, name: 'Genuine product' }),
+    ).toBeVisible();
+    await expect(consumer.getByText('You have scanned this pack before.')).toBeVisible();
     expect(await horizontalOverflow(consumer)).toBeLessThanOrEqual(0);
     expect(await seriousViolations(consumer)).toEqual([]);
     expect(csp).toEqual([]);

@@ -53,6 +53,19 @@ struct ReviewForm {
 }
 
 fn answer(json: bool, status: StatusCode, code: &str, title: &str, message: &str) -> Response {
+    answer_with_link(json, status, code, title, message, None)
+}
+
+/// [`answer`], with the page's link back to the product's page (`back`, a
+/// path of this site).
+fn answer_with_link(
+    json: bool,
+    status: StatusCode,
+    code: &str,
+    title: &str,
+    message: &str,
+    back: Option<&str>,
+) -> Response {
     let mut builder = Response::builder()
         .status(status)
         .header(header::CACHE_CONTROL, "no-store");
@@ -76,7 +89,7 @@ fn answer(json: bool, status: StatusCode, code: &str, title: &str, message: &str
         builder
             .content_type("text/html; charset=utf-8")
             .header("content-security-policy", page::CSP.as_str())
-            .body(page::notice_page(title, message, status.is_success()))
+            .body(page::notice_page(title, message, status.is_success(), back))
     }
 }
 
@@ -172,7 +185,7 @@ pub async fn add_review(
         return refused(json, StatusCode::BAD_REQUEST, "invalid_token", BAD_TOKEN);
     };
     match save(state, tenant_id, scan_id, stars, &text).await {
-        Ok(Some(Added::Added)) => answer(
+        Ok(Some(Added::Added { back })) => answer_with_link(
             json,
             if json {
                 StatusCode::CREATED
@@ -182,6 +195,7 @@ pub async fn add_review(
             "added",
             "Thank you",
             "Thank you: your review was saved and the brand will read it.",
+            Some(&back),
         ),
         Ok(Some(Added::AlreadyReviewed)) => refused(
             json,

@@ -7,7 +7,9 @@ use super::Review;
 
 /// What adding a review for a scan came to.
 pub enum Added {
-    Added,
+    /// Saved; the path of the scanned code's page (`/01/…/21/…`), for the
+    /// thank-you page's link back to it.
+    Added { back: String },
     /// The scan already has its review.
     AlreadyReviewed,
     /// No scan of a real code with that id.
@@ -22,12 +24,15 @@ pub async fn add(
     rating: i16,
     body: &str,
 ) -> Result<Added, sqlx::Error> {
-    let added: Option<Uuid> = sqlx::query_scalar(
-        "INSERT INTO reviews (id, scan_id, product_id, rating, body)
-         SELECT $1, s.id, s.product_id, $3, $4 FROM scans s
-         WHERE s.id = $2 AND s.product_id IS NOT NULL AND s.verdict <> 'not_recognised'
-         ON CONFLICT (scan_id) DO NOTHING
-         RETURNING id",
+    let added: Option<(String, Option<String>, String)> = sqlx::query_as(
+        "WITH added AS (
+             INSERT INTO reviews (id, scan_id, product_id, rating, body)
+             SELECT $1, s.id, s.product_id, $3, $4 FROM scans s
+             WHERE s.id = $2 AND s.product_id IS NOT NULL AND s.verdict <> 'not_recognised'
+             ON CONFLICT (scan_id) DO NOTHING
+             RETURNING scan_id
+         )
+         SELECT s.gtin, s.lot, s.serial_text FROM added JOIN scans s ON s.id = added.scan_id",
     )
     .bind(id)
     .bind(scan_id)
@@ -35,8 +40,15 @@ pub async fn add(
     .bind(body)
     .fetch_optional(&mut *conn)
     .await?;
-    if added.is_some() {
-        return Ok(Added::Added);
+    if let Some((gtin, lot, serial)) = added {
+        let mut back = format!("/01/{gtin}");
+        if let Some(lot) = lot {
+            back.push_str("/10/");
+            back.push_str(&crate::gs1::percent_encode(&lot));
+        }
+        back.push_str("/21/");
+        back.push_str(&crate::gs1::percent_encode(&serial));
+        return Ok(Added::Added { back });
     }
     let reviewed: bool =
         sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM reviews WHERE scan_id = $1)")

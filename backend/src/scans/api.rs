@@ -8,7 +8,7 @@ use chrono::{Duration, NaiveDate, Utc};
 use futures_util::StreamExt;
 use poem::http::StatusCode;
 use poem::web::Data;
-use poem_openapi::param::Query;
+use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use uuid::Uuid;
@@ -36,6 +36,50 @@ pub struct ScanRecord {
     pub product_id: Uuid,
     /// Scans of the code since it was made.
     pub scan_count: i64,
+    /// Distinct consumers who scanned it (repeat scans by one consumer
+    /// count once).
+    pub consumers: i64,
+    /// The code is suspicious under the organisation's rules: it may have
+    /// been copied. `GET /code-scans/{id}` shows its history.
+    pub suspicious: bool,
+}
+
+/// A scan of one code, for its history.
+#[derive(Object, Debug)]
+pub struct CodeScan {
+    pub scanned_at: chrono::DateTime<Utc>,
+    /// The verdict this scan was given.
+    pub verdict: Verdict,
+    /// The code's first scan.
+    pub first_scan: bool,
+    /// The first scan of the code by this consumer; false for a repeat.
+    pub consumer_first: bool,
+    /// The consumer, anonymously: "Consumer 2" is the second consumer who
+    /// scanned this code (their cookie's id, or without it their place).
+    pub consumer: String,
+    /// ISO 3166-1 alpha-2, or empty when the place is not known.
+    pub country: String,
+    pub country_name: String,
+    pub region: String,
+    pub city: String,
+    /// Where the place came from: `ip`, `browser` or `none`.
+    pub location_source: String,
+}
+
+/// A scanned code and its scans.
+#[derive(Object, Debug)]
+pub struct CodeScanHistory {
+    /// The code's serial.
+    pub id: String,
+    pub product_id: Uuid,
+    pub product_name: String,
+    pub scan_count: i64,
+    pub consumers: i64,
+    pub suspicious: bool,
+    pub first_scanned_at: chrono::DateTime<Utc>,
+    pub last_scanned_at: chrono::DateTime<Utc>,
+    /// Its scans, newest first (at most 200).
+    pub scans: Vec<CodeScan>,
 }
 
 /// Scans from one place. Places not known have empty names and no
@@ -233,6 +277,8 @@ pub const COMPANY_ID_REQUIRED: &str = "company_id is required";
 
 /// The longest range the dashboard shows day by day.
 const MAX_DAYS: i64 = 731;
+/// The most scans a code's history shows.
+const HISTORY_LIMIT: i64 = 200;
 /// The most scans the platform admins' list shows.
 const ADMIN_LIST_LIMIT: i64 = 200;
 
@@ -385,10 +431,12 @@ impl ScansApi {
         let scan = store::most_scanned(&mut conn, 100)
             .await?
             .into_iter()
-            .map(|(serial, product_id, count)| ScanRecord {
-                id: Serial::from_db(serial).to_string(),
-                product_id,
-                scan_count: i64::from(count),
+            .map(|c| ScanRecord {
+                id: Serial::from_db(c.serial).to_string(),
+                product_id: c.product_id,
+                scan_count: i64::from(c.scans),
+                consumers: i64::from(c.consumers),
+                suspicious: c.suspicious,
             })
             .collect();
         let locations = store::by_place(&mut conn, from, to)
@@ -428,6 +476,55 @@ impl ScansApi {
                 total_qr_generated,
                 qr_codes_remaining: (quota - reserved).max(0),
             },
+        }))
+    }
+
+    /// A scanned code of the organisation and its scans, newest first (at
+    /// most 200): when, where, the verdict, first or repeat, and the
+    /// consumer, anonymously. 404 when the organisation has no scanned code
+    /// with that serial.
+    #[oai(path = "/code-scans/:id", method = "get", operation_id = "codeScans")]
+    async fn code_scans(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        id: Path<String>,
+    ) -> Result<JsonOk<CodeScanHistory>, LookupError> {
+        let missing = || ApiError::not_found("No code with that serial has been scanned.");
+        let serial = Serial::decode(&id.0).ok_or_else(missing)?.to_db();
+        let mut conn = state.db.read_tenant(&caller.tenant).await?;
+        let code = store::code_state(&mut conn, serial)
+            .await?
+            .ok_or_else(missing)?;
+        let scans = store::code_history(&mut conn, serial, HISTORY_LIMIT)
+            .await?
+            .into_iter()
+            .map(|s| CodeScan {
+                scanned_at: s.scanned_at,
+                verdict: Verdict::parse(&s.verdict).unwrap_or(Verdict::NotRecognised),
+                first_scan: s.first_scan,
+                consumer_first: s.consumer_first,
+                consumer: s.consumer_number.map_or_else(
+                    || "Consumer not known".to_string(),
+                    |n| format!("Consumer {n}"),
+                ),
+                country: s.country,
+                country_name: s.country_name,
+                region: s.region,
+                city: s.city,
+                location_source: s.location_source,
+            })
+            .collect();
+        Ok(JsonOk(CodeScanHistory {
+            id: Serial::from_db(code.serial).to_string(),
+            product_id: code.product_id,
+            product_name: code.product_name.unwrap_or_default(),
+            scan_count: i64::from(code.scans),
+            consumers: i64::from(code.consumers),
+            suspicious: code.suspicious,
+            first_scanned_at: code.first_at,
+            last_scanned_at: code.last_at,
+            scans,
         }))
     }
 

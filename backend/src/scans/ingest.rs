@@ -51,6 +51,9 @@ pub struct NewScan {
     pub agent: &'static str,
     pub place: Place,
     pub consumer: Uuid,
+    /// The consumer the verdict counts the scan as
+    /// ([`super::ScanConsumer::counted_as`]).
+    pub counted_as: Uuid,
 }
 
 type Answer = Result<Option<Recorded>, String>;
@@ -244,6 +247,7 @@ mod tests {
             agent: "mobile",
             place: Place::unknown(),
             consumer: Uuid::from_u128(consumer),
+            counted_as: Uuid::from_u128(consumer),
         };
         (Job { scan, reply }, answer)
     }

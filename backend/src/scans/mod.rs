@@ -35,6 +35,8 @@ pub mod resolver;
 pub mod store;
 
 use poem_openapi::{Enum, Object};
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
 
 use crate::gs1::{self, NumberError};
 
@@ -258,19 +260,59 @@ pub fn classify_agent(user_agent: Option<&str>, purpose: Option<&str>) -> AgentC
     }
 }
 
-/// A tenant's rules for the `suspicious` verdict.
+/// A tenant's rules for the `suspicious` verdict. Repeat scans by one
+/// consumer never make a code suspicious: a consumer is the anonymous
+/// first-party cookie of the scan page; a scan without it (a first visit,
+/// cookies refused) counts as the consumer of its place when the place is
+/// known, else as a consumer of its own.
 #[derive(Object, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScanSettings {
-    /// A code scanned more than this many times is suspicious (1 to 1,000).
+    /// A code scanned by more than this many distinct consumers is
+    /// suspicious (1 to 1,000). The same consumer scanning again does not
+    /// count.
     #[oai(validator(minimum(value = "1"), maximum(value = "1000")))]
     pub suspicious_scan_count: i32,
-    /// Two scans of one code from places further apart than this, in km
-    /// (1 to 20,000)...
+    /// Two scans of one code by different consumers from places further
+    /// apart than this, in km (1 to 20,000)...
     #[oai(validator(minimum(value = "1"), maximum(value = "20000")))]
     pub suspicious_distance_km: i32,
     /// ...within this many hours (1 to 720) make it suspicious.
     #[oai(validator(minimum(value = "1"), maximum(value = "720")))]
     pub suspicious_window_hours: i32,
+}
+
+/// Who scanned, as the verdict counts them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScanConsumer {
+    /// The anonymous first-party id: the cookie's, or a new one that the
+    /// answer sets as the cookie.
+    pub id: Uuid,
+    /// Whether the scan came with the cookie.
+    pub from_cookie: bool,
+}
+
+impl ScanConsumer {
+    /// The consumer the verdict counts this scan as: the cookie's id; for a
+    /// scan without the cookie, its place's (country, region and city, when
+    /// any is known: repeat scans from one place without the cookie count
+    /// once); else the new id, a consumer of its own.
+    pub fn counted_as(&self, place: &Place) -> Uuid {
+        if self.from_cookie
+            || (place.country.is_empty() && place.region.is_empty() && place.city.is_empty())
+        {
+            return self.id;
+        }
+        let digest = Sha256::digest(
+            format!(
+                "brandops place\n{}\n{}\n{}",
+                place.country, place.region, place.city
+            )
+            .as_bytes(),
+        );
+        let mut bytes = [0u8; 16];
+        bytes.copy_from_slice(&digest[..16]);
+        uuid::Builder::from_custom_bytes(bytes).into_uuid()
+    }
 }
 
 /// Where a scan happened, as far as is known.
@@ -348,6 +390,40 @@ mod tests {
                 "{path} should be refused"
             );
         }
+    }
+
+    #[test]
+    fn a_consumer_is_their_cookie_else_their_place_else_their_own() {
+        let id = Uuid::from_u128(7);
+        let paris = Place {
+            country: "FR".into(),
+            region: "Île-de-France".into(),
+            city: "Paris".into(),
+            source: "ip",
+            ..Place::default()
+        };
+        let cookie = ScanConsumer {
+            id,
+            from_cookie: true,
+        };
+        assert_eq!(cookie.counted_as(&paris), id);
+        let first_visit = ScanConsumer {
+            id,
+            from_cookie: false,
+        };
+        assert_eq!(first_visit.counted_as(&Place::unknown()), id);
+        let by_place = first_visit.counted_as(&paris);
+        assert_ne!(by_place, id);
+        let another_visit = ScanConsumer {
+            id: Uuid::from_u128(8),
+            from_cookie: false,
+        };
+        assert_eq!(another_visit.counted_as(&paris), by_place);
+        let lyon = Place {
+            city: "Lyon".into(),
+            ..paris.clone()
+        };
+        assert_ne!(another_visit.counted_as(&lyon), by_place);
     }
 
     #[test]

@@ -26,6 +26,8 @@ pub struct ScanView<'a> {
     /// The manufacturer's name and address (the product's company).
     pub manufacturer: Option<(&'a str, &'a str)>,
     pub scans_before: i64,
+    /// The same consumer scanned this code before.
+    pub seen_before: bool,
     /// The token of the review form (a person's scan of a real code).
     pub review_token: Option<String>,
     /// The product's visible reviews: average, count, the newest few.
@@ -79,10 +81,28 @@ pub static CSP: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
-/// The scan page's one script: "share my place" asks the browser for its
-/// position only when the person presses the button, and sends it with the
-/// scan's token. Without script the page works, minus that button.
+/// The scan page's one script. Dates: the server writes them as
+/// `<time datetime="YYYY-MM-DD">` (ISO, readable without script) and the
+/// script shows them in the browser's language, as the staff pages do.
+/// "Share my place" asks the browser for its position only when the person
+/// presses the button, and sends it with the scan's token. Without script
+/// the page works, minus that button.
 const SCRIPT: &str = r#"(function () {
+  if (!window.Intl || !Intl.DateTimeFormat) return;
+  var format;
+  try {
+    format = new Intl.DateTimeFormat(navigator.languages || navigator.language,
+      { dateStyle: 'medium', timeZone: 'UTC' });
+  } catch (e) { return; }
+  var times = document.querySelectorAll('time[datetime]');
+  for (var i = 0; i < times.length; i++) {
+    var value = times[i].getAttribute('datetime');
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) continue;
+    var day = new Date(value + 'T00:00:00Z');
+    if (!isNaN(day.getTime())) times[i].textContent = format.format(day);
+  }
+})();
+(function () {
   var button = document.getElementById('share-place');
   if (!button) return;
   var status = document.getElementById('place-status');
@@ -133,6 +153,16 @@ fn row(out: &mut String, term: &str, value: &str) {
     let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", escape(term), escape(value));
 }
 
+/// A date (`YYYY-MM-DD`) as a `<time>` that the page's script shows in the
+/// browser's language.
+fn date(iso: &str) -> String {
+    format!("<time datetime=\"{0}\">{0}</time>", escape(iso))
+}
+
+fn date_row(out: &mut String, term: &str, iso: &str) {
+    let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", escape(term), date(iso));
+}
+
 /// The page for a code the resolver could read.
 pub fn scan_page(view: &ScanView<'_>) -> String {
     let (title, line) = match view.verdict {
@@ -142,7 +172,7 @@ pub fn scan_page(view: &ScanView<'_>) -> String {
         ),
         Verdict::Suspicious => (
             "Check this pack",
-            "This code is genuine, but it has been scanned more often, or in more places, than one pack should be. It may have been copied: buy from a trusted seller and contact the brand if in doubt.",
+            "This code is genuine, but it has been scanned by more people, or in places farther apart, than one pack should be. It may have been copied: buy from a trusted seller and contact the brand if in doubt.",
         ),
         Verdict::NotRecognised => (
             "Not recognised",
@@ -168,10 +198,10 @@ pub fn scan_page(view: &ScanView<'_>) -> String {
             row(&mut body, "Lot", lot);
         }
         if let Some(made) = &view.manufactured_on {
-            row(&mut body, "Made on", made);
+            date_row(&mut body, "Made on", made);
         }
         if let Some(expiry) = &view.expires_on {
-            row(&mut body, "Expires on", expiry);
+            date_row(&mut body, "Expires on", expiry);
         }
         if let Some(licence) = view.licence_number {
             row(&mut body, "Mfg. licence no.", licence);
@@ -185,11 +215,12 @@ pub fn scan_page(view: &ScanView<'_>) -> String {
             let _ = write!(
                 body,
                 "<p class=\"warn\" role=\"alert\"><strong>Expired.</strong> This pack expired on {}. Do not use it.</p>",
-                escape(view.expires_on.as_deref().unwrap_or_default())
+                date(view.expires_on.as_deref().unwrap_or_default())
             );
         }
         body.push_str("</section>");
         let scans = match view.scans_before {
+            _ if view.seen_before => "You have scanned this pack before.".to_string(),
             0 => "This is the first time this code has been scanned.".to_string(),
             1 => "This code has been scanned once before.".to_string(),
             n => format!("This code has been scanned {n} times before."),
@@ -204,7 +235,7 @@ pub fn scan_page(view: &ScanView<'_>) -> String {
         if !view.journey.is_empty() {
             body.push_str("<section><h2>Journey</h2><dl>");
             for (day, step) in &view.journey {
-                row(&mut body, day, step);
+                let _ = write!(body, "<dt>{}</dt><dd>{}</dd>", date(day), escape(step));
             }
             body.push_str("</dl></section>");
         }
@@ -320,14 +351,23 @@ pub fn passport_page(product_name: &str, passport_html: &str) -> String {
     page(&format!("{product_name}: product passport"), &body)
 }
 
-/// A short page that tells the person how something they sent went.
-pub fn notice_page(title: &str, message: &str, ok: bool) -> String {
-    let body = format!(
+/// A short page that tells the person how something they sent went, with
+/// a link back to the product's page (`back`, a path of this site) when
+/// there is one.
+pub fn notice_page(title: &str, message: &str, ok: bool, back: Option<&str>) -> String {
+    let mut body = format!(
         "<div class=\"verdict {}\" role=\"status\"><h1>{}</h1><p>{}</p></div>",
         if ok { "ok" } else { "bad" },
         escape(title),
         escape(message)
     );
+    if let Some(back) = back {
+        let _ = write!(
+            body,
+            "<section><p><a href=\"{}\">Back to the product’s page</a></p></section>",
+            escape(back)
+        );
+    }
     page(title, &body)
 }
 
@@ -360,6 +400,7 @@ mod tests {
             licence_number: None,
             manufacturer: None,
             scans_before: 0,
+            seen_before: false,
             review_token: Some("t\"><script>".into()),
             reviews: Some(ProductReviews {
                 average: Some(4.5),
@@ -378,6 +419,10 @@ mod tests {
         assert!(html.contains("value=\"t&quot;&gt;&lt;script&gt;\""));
         assert!(html.contains("Rated 4.5 out of 5 by 2 buyers."));
         assert!(html.contains("Shipped &lt;b&gt;"));
+        // Dates are machine-readable; the page's script shows them in the
+        // browser's language.
+        assert!(html.contains("<dt><time datetime=\"2026-11-20\">2026-11-20</time></dt>"));
+        assert!(SCRIPT.contains("time[datetime]"));
         assert!(CSP.contains("style-src 'sha256-"));
     }
 

@@ -27,7 +27,7 @@ use super::ingest::ScanWriters;
 use super::links::{self, Wanted};
 use super::page::{self, ProductReviews, ScanView};
 use super::store;
-use super::{AgentClass, DigitalLink, Place, Verdict, classify_agent};
+use super::{AgentClass, DigitalLink, Place, ScanConsumer, Verdict, classify_agent};
 use crate::codes::Serial;
 use crate::http::input::IsoDate;
 use crate::http::rate_limit::RateLimiter;
@@ -87,7 +87,7 @@ struct Scan<'a> {
     /// Whether the address is within its limit.
     allowed: bool,
     place: &'a Place,
-    consumer: Uuid,
+    consumer: ScanConsumer,
     /// Whether the answer is the page (which shows more than the JSON).
     for_page: bool,
 }
@@ -120,6 +120,10 @@ pub struct ScanAnswer {
     pub expired: Option<bool>,
     /// How often the code was scanned before this scan.
     pub scans_before: i64,
+    /// Present, and true, when the same consumer (the scan page's cookie,
+    /// or without it the same place) scanned this code before: a repeat
+    /// scan, which changes no verdict.
+    pub seen_before: Option<bool>,
     /// For `POST /r/review` and `POST /r/locate` (a person's scan of a real
     /// code only; valid for 30 days, and 24 hours for a place).
     pub review_token: Option<String>,
@@ -219,6 +223,8 @@ struct Outcome {
     verdict: Verdict,
     code: Option<store::ScannedCode>,
     scans_before: i64,
+    /// The same consumer scanned the code before.
+    seen_before: bool,
     review_token: Option<String>,
     reviews: Option<ProductReviews>,
     passport_html: Option<String>,
@@ -448,7 +454,10 @@ pub(super) async fn answer(
         _ => Place::unknown(),
     };
     let known_consumer = consumer_id(req);
-    let consumer = known_consumer.unwrap_or_else(Uuid::new_v4);
+    let consumer = ScanConsumer {
+        id: known_consumer.unwrap_or_else(Uuid::new_v4),
+        from_cookie: known_consumer.is_some(),
+    };
     let for_page = !wants_json(req);
     let scan = Scan {
         serial,
@@ -480,7 +489,8 @@ pub(super) async fn answer(
             ""
         };
         if let Ok(value) = poem::http::HeaderValue::from_str(&format!(
-            "{CONSUMER_COOKIE}={consumer}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax{secure}"
+            "{CONSUMER_COOKIE}={}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax{secure}",
+            consumer.id
         )) {
             resp.headers_mut().append(header::SET_COOKIE, value);
         }
@@ -700,6 +710,7 @@ async fn record(
         verdict: Verdict::NotRecognised,
         code: None,
         scans_before: 0,
+        seen_before: false,
         review_token: None,
         reviews: None,
         passport_html: None,
@@ -777,7 +788,8 @@ async fn record(
                 serial_text: serial_text.to_string(),
                 agent: agent.as_str(),
                 place: place.clone(),
-                consumer,
+                consumer: consumer.id,
+                counted_as: consumer.counted_as(place),
             },
         )
         .await?;
@@ -785,6 +797,7 @@ async fn record(
         return Ok(Some(not_recognised()));
     };
     let code = recorded.code;
+    let seen_before = recorded.seen_before;
     // Only the page shows the product's reviews, passport and journey; the
     // pack's batch data is on the page, and in the JSON of the clients'
     // codes (brands' codes get none: their hot path keeps its one statement).
@@ -825,6 +838,7 @@ async fn record(
     Ok(Some(Outcome {
         verdict: verdict(code.suspicious),
         scans_before: i64::from(code.scans),
+        seen_before,
         review_token: Some(review_key.sign(tenant.id, recorded.scan_id, Utc::now())),
         reviews,
         passport_html,
@@ -856,6 +870,7 @@ fn respond(req: &Request, link: &DigitalLink, outcome: &Outcome) -> Response {
                 expiry: expiry.map(IsoDate),
                 expired: expired.then_some(true),
                 scans_before: outcome.scans_before,
+                seen_before: outcome.seen_before.then_some(true),
                 review_token: outcome.review_token.clone(),
                 batch: batch.and_then(|b| {
                     Some(ScannedBatch {
@@ -899,6 +914,7 @@ fn respond(req: &Request, link: &DigitalLink, outcome: &Outcome) -> Response {
         expires_on: expiry_text,
         expired,
         scans_before: outcome.scans_before,
+        seen_before: outcome.seen_before,
         review_token: outcome.review_token.clone(),
         reviews: outcome.reviews.as_ref().map(|r| ProductReviews {
             average: r.average,

@@ -88,6 +88,9 @@ pub struct Recorded {
     pub code: ScannedCode,
     /// The scan's id (a review refers to it).
     pub scan_id: i64,
+    /// The same consumer had scanned this code before (see
+    /// [`super::ScanConsumer::counted_as`]).
+    pub seen_before: bool,
 }
 
 /// A row of [`write_scans`]: the scan's place in the batch, its id, and its
@@ -105,14 +108,16 @@ struct WrittenScan {
     skuid: Option<String>,
     scans: Option<i32>,
     suspicious: Option<bool>,
+    seen_before: Option<bool>,
 }
 
 /// Writes people's scans in one statement (the batch of
 /// [`super::ingest`]: each code and each consumer at most once): for each
 /// URI that names a code of the tenant (its serial, with the URI's GTIN and
-/// lot matching the code's), the code's count and verdict (its row locked,
-/// so that a scan in a parallel statement counts after or before, never
-/// alongside); for every scan, the raw scan (`not_recognised` when the URI
+/// lot matching the code's), the code's consumer (once per code and
+/// consumer), the code's count, distinct consumers and verdict (its row
+/// locked, so that a scan in a parallel statement counts after or before,
+/// never alongside); for every scan, the raw scan (`not_recognised` when the URI
 /// names no code, counted against the GTIN's product if the tenant has
 /// one), the day's rollup per product and place, and the consumer with the
 /// day's consumers and sessions.
@@ -127,9 +132,10 @@ pub async fn write_scans(
         "WITH input AS (
              SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[],
                                   $6::text[], $7::text[], $8::text[], $9::text[], $10::real[],
-                                  $11::real[], $12::text[], $13::int[], $14::uuid[])
+                                  $11::real[], $12::text[], $13::int[], $14::uuid[], $15::uuid[])
                  WITH ORDINALITY AS i(serial, gtin, lot, serial_text, agent, country, country_name,
-                                      region, city, lat, lon, source, accuracy, consumer, ord)
+                                      region, city, lat, lon, source, accuracy, consumer,
+                                      counted_as, ord)
          ), code AS (
              SELECT i.ord, c.serial, j.product_id, j.gtin, l.number AS lot_number,
                     l.manufactured_on, l.expires_on, p.product_name, p.skuid
@@ -142,19 +148,37 @@ pub async fn write_scans(
          ), rules AS (
              SELECT suspicious_scan_count, suspicious_distance_km, suspicious_window_hours
              FROM org_settings
+         ), met AS (
+             -- The code's consumers, each once: a pair already there (an
+             -- earlier scan, or a parallel statement's, waited for) is a
+             -- repeat scan by that consumer.
+             INSERT INTO code_scan_consumers (serial, consumer, first_at)
+             SELECT code.serial, i.counted_as, now() FROM code JOIN input i USING (ord)
+             ON CONFLICT (serial, consumer) DO NOTHING
+             RETURNING serial
          ), state AS (
+             -- A code turns suspicious (and stays so) when more distinct
+             -- consumers than the rule allows have scanned it, or when a
+             -- consumer scans it far from where another consumer did within
+             -- the window. Repeat scans by one consumer change neither.
              INSERT INTO code_scan_state AS s
-                 (serial, product_id, scans, first_at, last_at, last_lat, last_lon)
-             SELECT code.serial, code.product_id, 1, now(), now(), i.lat, i.lon
-             FROM code JOIN input i USING (ord)
+                 (serial, product_id, scans, consumers, first_at, last_at, last_lat, last_lon,
+                  last_consumer)
+             SELECT code.serial, code.product_id, 1, (met.serial IS NOT NULL)::int, now(), now(),
+                    i.lat, i.lon, i.counted_as
+             FROM code JOIN input i USING (ord) LEFT JOIN met ON met.serial = code.serial
              ON CONFLICT (serial) DO UPDATE SET
                  scans = s.scans + 1,
+                 consumers = s.consumers + EXCLUDED.consumers,
                  last_at = now(),
                  last_lat = coalesce(EXCLUDED.last_lat, s.last_lat),
                  last_lon = coalesce(EXCLUDED.last_lon, s.last_lon),
+                 last_consumer = CASE WHEN EXCLUDED.last_lat IS NOT NULL
+                                      THEN EXCLUDED.last_consumer ELSE s.last_consumer END,
                  suspicious = s.suspicious
-                     OR s.scans + 1 > (SELECT suspicious_scan_count FROM rules)
+                     OR s.consumers + EXCLUDED.consumers > (SELECT suspicious_scan_count FROM rules)
                      OR (EXCLUDED.last_lat IS NOT NULL AND s.last_lat IS NOT NULL
+                         AND EXCLUDED.last_consumer IS DISTINCT FROM s.last_consumer
                          AND now() - s.last_at
                              <= make_interval(hours => (SELECT suspicious_window_hours FROM rules))
                          AND 2 * 6371 * asin(least(1, sqrt(
@@ -166,14 +190,15 @@ pub async fn write_scans(
          ), scan AS (
              INSERT INTO scans (serial, gtin, lot, serial_text, product_id, verdict, first_scan,
                                 agent_class, country, country_name, region, city, lat, lon,
-                                location_source, location_accuracy_km, consumer_id)
+                                location_source, location_accuracy_km, consumer_id, counted_as)
              SELECT code.serial, i.gtin, i.lot, i.serial_text,
                     coalesce(code.product_id, (SELECT id FROM products p WHERE p.gtin = i.gtin)),
                     CASE WHEN code.serial IS NULL THEN 'not_recognised'
                          WHEN state.suspicious THEN 'suspicious' ELSE 'genuine' END,
                     CASE WHEN code.serial IS NOT NULL THEN state.scans = 1 END,
                     i.agent, i.country, i.country_name, i.region, i.city, i.lat, i.lon,
-                    i.source, i.accuracy, i.consumer
+                    i.source, i.accuracy, i.consumer,
+                    CASE WHEN code.serial IS NOT NULL THEN i.counted_as END
              FROM input i
              LEFT JOIN code USING (ord)
              LEFT JOIN state ON state.serial = code.serial
@@ -248,11 +273,13 @@ pub async fn write_scans(
          )
          SELECT i.ord, scan.id AS scan_id, code.product_id, code.gtin, code.lot_number,
                 code.manufactured_on, code.expires_on, code.product_name, code.skuid,
-                state.scans - 1 AS scans, state.suspicious
+                state.scans - 1 AS scans, state.suspicious,
+                CASE WHEN code.serial IS NOT NULL THEN met.serial IS NULL END AS seen_before
          FROM input i
          JOIN scan ON scan.consumer_id = i.consumer
          LEFT JOIN code USING (ord)
-         LEFT JOIN state ON state.serial = code.serial",
+         LEFT JOIN state ON state.serial = code.serial
+         LEFT JOIN met ON met.serial = code.serial",
     )
     .bind(scans.iter().map(|s| s.serial).collect::<Vec<_>>())
     .bind(scans.iter().map(|s| s.gtin.as_str()).collect::<Vec<_>>())
@@ -268,6 +295,7 @@ pub async fn write_scans(
     .bind(scans.iter().map(|s| s.place.source).collect::<Vec<_>>())
     .bind(scans.iter().map(|s| s.place.accuracy_km).collect::<Vec<_>>())
     .bind(scans.iter().map(|s| s.consumer).collect::<Vec<_>>())
+    .bind(scans.iter().map(|s| s.counted_as).collect::<Vec<_>>())
     .fetch_all(conn)
     .await?;
     let mut answers: Vec<Option<Recorded>> = scans.iter().map(|_| None).collect();
@@ -293,6 +321,7 @@ pub async fn write_scans(
             *slot = Some(Recorded {
                 code,
                 scan_id: row.scan_id,
+                seen_before: row.seen_before.unwrap_or_default(),
             });
         }
     }
@@ -505,14 +534,93 @@ pub async fn bot_hits(
     .await
 }
 
-/// The most scanned codes: (serial, product, scans).
+/// One of the most scanned codes.
+#[derive(sqlx::FromRow, Debug)]
+pub struct ScannedCodeState {
+    pub serial: i64,
+    pub product_id: Uuid,
+    pub product_name: Option<String>,
+    pub scans: i32,
+    /// Distinct consumers (see [`super::ScanConsumer::counted_as`]).
+    pub consumers: i32,
+    pub suspicious: bool,
+    pub first_at: DateTime<Utc>,
+    pub last_at: DateTime<Utc>,
+}
+
+/// The most scanned codes, most first.
 pub async fn most_scanned(
     conn: &mut PgConnection,
     limit: i64,
-) -> Result<Vec<(i64, Uuid, i32)>, sqlx::Error> {
+) -> Result<Vec<ScannedCodeState>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT serial, product_id, scans FROM code_scan_state ORDER BY scans DESC, serial LIMIT $1",
+        "SELECT s.serial, s.product_id, p.product_name, s.scans, s.consumers, s.suspicious,
+                s.first_at, s.last_at
+         FROM code_scan_state s LEFT JOIN products p ON p.id = s.product_id
+         ORDER BY s.scans DESC, s.serial LIMIT $1",
     )
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}
+
+/// A scanned code's state, if it has been scanned.
+pub async fn code_state(
+    conn: &mut PgConnection,
+    serial: i64,
+) -> Result<Option<ScannedCodeState>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT s.serial, s.product_id, p.product_name, s.scans, s.consumers, s.suspicious,
+                s.first_at, s.last_at
+         FROM code_scan_state s LEFT JOIN products p ON p.id = s.product_id
+         WHERE s.serial = $1",
+    )
+    .bind(serial)
+    .fetch_optional(conn)
+    .await
+}
+
+/// A scan of one code, for its history.
+#[derive(sqlx::FromRow, Debug)]
+pub struct CodeScanRow {
+    pub scanned_at: DateTime<Utc>,
+    pub verdict: String,
+    pub first_scan: bool,
+    /// The first scan of the code by this consumer.
+    pub consumer_first: bool,
+    /// The consumer's number for this code (1: the first who scanned it);
+    /// `None` for scans older than the consumer cookie.
+    pub consumer_number: Option<i64>,
+    pub country: String,
+    pub country_name: String,
+    pub region: String,
+    pub city: String,
+    pub location_source: String,
+}
+
+/// A code's scans, newest first (at most `limit`), each with its consumer
+/// numbered in the order they first scanned the code (the consumer the
+/// verdict counted, or for scans before that was kept, their cookie's id).
+pub async fn code_history(
+    conn: &mut PgConnection,
+    serial: i64,
+    limit: i64,
+) -> Result<Vec<CodeScanRow>, sqlx::Error> {
+    sqlx::query_as(
+        "WITH k AS (
+             SELECT id, coalesce(counted_as, consumer_id) AS who FROM scans WHERE serial = $1
+         ), n AS (
+             SELECT who, min(id) AS first_id, row_number() OVER (ORDER BY min(id)) AS number
+             FROM k WHERE who IS NOT NULL GROUP BY who
+         )
+         SELECT s.scanned_at, s.verdict, coalesce(s.first_scan, false) AS first_scan,
+                coalesce(n.first_id = s.id, false) AS consumer_first,
+                n.number AS consumer_number, s.country, s.country_name, s.region, s.city,
+                s.location_source
+         FROM k JOIN scans s ON s.id = k.id LEFT JOIN n ON n.who = k.who
+         ORDER BY s.id DESC LIMIT $2",
+    )
+    .bind(serial)
     .bind(limit)
     .fetch_all(conn)
     .await
@@ -593,7 +701,8 @@ pub async fn relocate(
     let moved: Option<i64> = sqlx::query_scalar(
         "WITH old AS (
              SELECT id, scanned_at, serial, coalesce(product_id, '00000000-0000-0000-0000-000000000000'::uuid) AS product,
-                    country, region, city, verdict, coalesce(first_scan, false) AS first
+                    country, region, city, verdict, coalesce(first_scan, false) AS first,
+                    coalesce(counted_as, consumer_id) AS counted_as
              FROM scans WHERE id = $1 AND location_source <> 'browser'
              FOR UPDATE
          ), latest AS (
@@ -601,7 +710,8 @@ pub async fn relocate(
              -- recorded it set `last_at` to its time), the code's last place
              -- becomes this one: the next scan's distance rule measures from
              -- where the consumer really was.
-             UPDATE code_scan_state c SET last_lat = $6, last_lon = $7
+             UPDATE code_scan_state c SET last_lat = $6, last_lon = $7,
+                    last_consumer = old.counted_as
              FROM old WHERE c.serial = old.serial AND c.last_at = old.scanned_at
          ), moved AS (
              UPDATE scans s SET country = $2, country_name = $3, region = $4, city = $5,

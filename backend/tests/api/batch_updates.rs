@@ -879,7 +879,10 @@ async fn the_scan_page_shows_the_batch_data_and_warns_when_expired() {
     assert!(!fresh.contains("Expired."), "{fresh}");
     let old = page(&serials[1]).await;
     assert!(old.contains("OLD-1") && old.contains("KA/19/0001"), "{old}");
-    assert!(old.contains("expired on 2021-06-30"), "{old}");
+    assert!(
+        old.contains("expired on <time datetime=\"2021-06-30\">2021-06-30</time>"),
+        "{old}"
+    );
 
     // A later update of one code: its page shows the newer batch, the
     // other code's page keeps its own.

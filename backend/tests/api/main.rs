@@ -34,3 +34,4 @@ mod server;
 mod sql;
 mod tenancy;
 mod users;
+mod verdict;

@@ -155,7 +155,16 @@ async fn the_scan_pages_form_posts_a_review() {
         .await
         .unwrap();
     assert_eq!(resp.status(), StatusCode::OK);
-    assert!(resp.text().await.unwrap().contains("your review was saved"));
+    let thanks = resp.text().await.unwrap();
+    assert!(thanks.contains("your review was saved"), "{thanks}");
+    // The thank-you page links back to the product's page: the code's own.
+    let back = uris[0].strip_prefix(&app.base).unwrap();
+    assert!(
+        thanks.contains(&format!(
+            "<a href=\"{back}\">Back to the product’s page</a>"
+        )),
+        "{thanks}"
+    );
     assert_eq!(
         reviews(&admin, "").await["reviews"][0]["body"],
         "Genuine, thanks"

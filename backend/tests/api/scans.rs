@@ -142,7 +142,10 @@ async fn a_code_is_genuine_then_suspicious_past_the_brands_rules() {
         !html.contains("<b>500"),
         "markup from a product name must not render"
     );
-    assert!(html.contains("expired on 2021-06-30"), "{html}");
+    assert!(
+        html.contains("expired on <time datetime=\"2021-06-30\">2021-06-30</time>"),
+        "{html}"
+    );
 
     // The dashboard sees them: four scans by people, one first scan each
     // for two codes, the suspicious ones.
@@ -618,9 +621,13 @@ async fn brand_scans_answers_the_spec_shape_and_message() {
     let (status, b) = admin.get("/api/brand-scans").await;
     assert_eq!(status, StatusCode::OK, "{b}");
     let data = &b["data"];
+    // The spec's record (id, product_id, scan_count), with the consumers
+    // and the verdict flag of issue 21 (no cookie: each scan its own
+    // consumer).
     assert_eq!(
         data["scan"][0],
-        json!({"id": serial_of(&uris[0]), "product_id": product, "scan_count": 2})
+        json!({"id": serial_of(&uris[0]), "product_id": product, "scan_count": 2,
+               "consumers": 2, "suspicious": false})
     );
     assert_eq!(data["scan"][1]["scan_count"], 1);
     assert_eq!(

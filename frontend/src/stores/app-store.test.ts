@@ -133,7 +133,7 @@ describe('app store', () => {
     });
     s.startLoading('brandscans');
     const data = {
-      scan: [{ id: '0A1b2C3d4E5', productId: 'p1', scanCount: 3 }],
+      scan: [{ id: '0A1b2C3d4E5', productId: 'p1', scanCount: 3, consumers: 2, suspicious: false }],
       locations: [],
       productScans: [{ productId: 'p1', sum: 3 }],
       totalQrGenerated: [{ productId: 'p1', count: 1000 }],

@@ -13,6 +13,8 @@ export function toBrandScans(data: unknown): BrandScansData {
         id: toText(s.id),
         productId: toText(s.product_id),
         scanCount: toCount(s.scan_count),
+        consumers: toCount(s.consumers),
+        suspicious: s.suspicious === true,
       }))
       .sort((a, b) => b.scanCount - a.scanCount),
     locations: toList(raw.locations).map((l) => toPlace(l, 'count')),

@@ -7,6 +7,7 @@ export const scanMessages = {
   brandScansFailed: 'Failed to fetch brand scans',
   analyticsFailed: 'The scan analytics could not be loaded.',
   settingsNotLoaded: 'The suspicious-scan rules could not be loaded.',
+  historyFailed: 'The code’s scan history could not be loaded.',
   settingsNotSaved: 'The suspicious-scan rules could not be saved. Please try again.',
   settingsSaved: 'Suspicious-scan rules saved.',
   sessionsFailed: 'The consumer sessions could not be loaded.',

@@ -774,6 +774,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/code-scans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A scanned code of the organisation and its scans, newest first (at
+         *     most 200): when, where, the verdict, first or repeat, and the
+         *     consumer, anonymously. 404 when the organisation has no scanned code
+         *     with that serial.
+         */
+        get: operations["codeScans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/scan-analytics": {
         parameters: {
             query?: never;
@@ -1947,6 +1969,54 @@ export interface components {
             first: number;
             /** Format: int32 */
             last: number;
+        };
+        /**
+         * CodeScan
+         * @description A scan of one code, for its history.
+         */
+        CodeScan: {
+            /** Format: date-time */
+            scanned_at: string;
+            /** @description The verdict this scan was given. */
+            verdict: components["schemas"]["Verdict"] & unknown;
+            /** @description The code's first scan. */
+            first_scan: boolean;
+            /** @description The first scan of the code by this consumer; false for a repeat. */
+            consumer_first: boolean;
+            /**
+             * @description The consumer, anonymously: "Consumer 2" is the second consumer who
+             *     scanned this code (their cookie's id, or without it their place).
+             */
+            consumer: string;
+            /** @description ISO 3166-1 alpha-2, or empty when the place is not known. */
+            country: string;
+            country_name: string;
+            region: string;
+            city: string;
+            /** @description Where the place came from: `ip`, `browser` or `none`. */
+            location_source: string;
+        };
+        /**
+         * CodeScanHistory
+         * @description A scanned code and its scans.
+         */
+        CodeScanHistory: {
+            /** @description The code's serial. */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** Format: int64 */
+            scan_count: number;
+            /** Format: int64 */
+            consumers: number;
+            suspicious: boolean;
+            /** Format: date-time */
+            first_scanned_at: string;
+            /** Format: date-time */
+            last_scanned_at: string;
+            /** @description Its scans, newest first (at most 200). */
+            scans: components["schemas"]["CodeScan"][];
         };
         /**
          * CodeSettings
@@ -3260,21 +3330,38 @@ export interface components {
              * @description Scans of the code since it was made.
              */
             scan_count: number;
+            /**
+             * Format: int64
+             * @description Distinct consumers who scanned it (repeat scans by one consumer
+             *     count once).
+             */
+            consumers: number;
+            /**
+             * @description The code is suspicious under the organisation's rules: it may have
+             *     been copied. `GET /code-scans/{id}` shows its history.
+             */
+            suspicious: boolean;
         };
         /**
          * ScanSettings
-         * @description A tenant's rules for the `suspicious` verdict.
+         * @description A tenant's rules for the `suspicious` verdict. Repeat scans by one
+         *     consumer never make a code suspicious: a consumer is the anonymous
+         *     first-party cookie of the scan page; a scan without it (a first visit,
+         *     cookies refused) counts as the consumer of its place when the place is
+         *     known, else as a consumer of its own.
          */
         ScanSettings: {
             /**
              * Format: int32
-             * @description A code scanned more than this many times is suspicious (1 to 1,000).
+             * @description A code scanned by more than this many distinct consumers is
+             *     suspicious (1 to 1,000). The same consumer scanning again does not
+             *     count.
              */
             suspicious_scan_count: number;
             /**
              * Format: int32
-             * @description Two scans of one code from places further apart than this, in km
-             *     (1 to 20,000)...
+             * @description Two scans of one code by different consumers from places further
+             *     apart than this, in km (1 to 20,000)...
              */
             suspicious_distance_km: number;
             /**
@@ -3756,6 +3843,12 @@ export interface components {
              * @description How often the code was scanned before this scan.
              */
             scans_before: number;
+            /**
+             * @description Present, and true, when the same consumer (the scan page's cookie,
+             *     or without it the same place) scanned this code before: a repeat
+             *     scan, which changes no verdict.
+             */
+            seen_before?: boolean;
             /**
              * @description For `POST /r/review` and `POST /r/locate` (a person's scan of a real
              *     code only; valid for 30 days, and 24 hours for a place).
@@ -7773,6 +7866,79 @@ export interface operations {
             };
         };
     };
+    codeScans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A scanned code and its scans. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["CodeScanHistory"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     scanAnalytics: {
         parameters: {
             query?: {
@@ -7971,7 +8137,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A tenant's rules for the `suspicious` verdict. */
+            /**
+             * @description A tenant's rules for the `suspicious` verdict. Repeat scans by one
+             *     consumer never make a code suspicious: a consumer is the anonymous
+             *     first-party cookie of the scan page; a scan without it (a first visit,
+             *     cookies refused) counts as the consumer of its place when the place is
+             *     known, else as a consumer of its own.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8025,7 +8197,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A tenant's rules for the `suspicious` verdict. */
+            /**
+             * @description A tenant's rules for the `suspicious` verdict. Repeat scans by one
+             *     consumer never make a code suspicious: a consumer is the anonymous
+             *     first-party cookie of the scan page; a scan without it (a first visit,
+             *     cookies refused) counts as the consumer of its place when the place is
+             *     known, else as a consumer of its own.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { ApiResultView } from '@/components/ui/api-result-view';
 import { CardSection } from '@/components/ui/card-section';
 import { DataTable, type Column } from '@/components/ui/data-table';
@@ -22,8 +23,12 @@ const MODULE_COLUMNS: readonly Column<Module>[] = [
   },
 ];
 
-/** `/configuration`: the organisation's name, user limit and usage, and its modules. */
-export function ConfigurationPage() {
+/**
+ * `/configuration`: the organisation's name, user limit and usage, and its
+ * modules; `scanRules` (the route passes the scans feature's rules to a brand)
+ * follows them.
+ */
+export function ConfigurationPage({ scanRules = null }: { scanRules?: ReactNode }) {
   const { result, reload, update } = useOrganisation();
   return (
     <>
@@ -85,6 +90,7 @@ export function ConfigurationPage() {
                 />
               )}
             </CardSection>
+            {scanRules ? <div className="section">{scanRules}</div> : null}
           </>
         )}
       </ApiResultView>

@@ -69,7 +69,7 @@ const brandScans = {
   data: {
     scan: [
       { id: '0A1b2C3d4E5', product_id: 'p1', scan_count: 3 },
-      { id: 'ZZZZZZZZZZ1', product_id: 'p-gone', scan_count: '2' },
+      { id: 'ZZZZZZZZZZ1', product_id: 'p-gone', scan_count: '2', consumers: 2, suspicious: true },
     ],
     locations: [],
     product_scans: [{ product_id: 'p1', sum: 10 }],
@@ -312,15 +312,19 @@ describe('Suspicious-scan rules', () => {
     const form = await screen.findByRole('form', { name: 'Suspicious-scan rules' });
     const f = within(form);
     expect(
-      screen.getByText(/more than 5 times, or twice more than 500 km apart within 24 hours/),
+      screen.getByText(
+        /more than 5 different consumers scan it, or when two different consumers scan it more than 500 km apart within 24 hours/,
+      ),
     ).toBeInTheDocument();
-    expect(f.getByLabelText('Scans of one code')).toHaveValue('5');
+    expect(f.getByLabelText('Different consumers per code')).toHaveValue('5');
 
-    await user.clear(f.getByLabelText('Distance between scans (km)'));
-    await user.type(f.getByLabelText('Distance between scans (km)'), '20001');
+    await user.clear(f.getByLabelText('Distance between two consumers’ scans (km)'));
+    await user.type(f.getByLabelText('Distance between two consumers’ scans (km)'), '20001');
     await user.clear(f.getByLabelText('Within (hours)'));
     await user.click(f.getByRole('button', { name: 'Save rules' }));
-    expect(f.getByLabelText('Distance between scans (km)')).toHaveAccessibleDescription(
+    expect(
+      f.getByLabelText('Distance between two consumers’ scans (km)'),
+    ).toHaveAccessibleDescription(
       expect.stringContaining('Enter a whole number from 1 to 20,000.'),
     );
     expect(f.getByLabelText('Within (hours)')).toHaveAccessibleDescription(
@@ -328,8 +332,8 @@ describe('Suspicious-scan rules', () => {
     );
     expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
 
-    await user.clear(f.getByLabelText('Distance between scans (km)'));
-    await user.type(f.getByLabelText('Distance between scans (km)'), '800');
+    await user.clear(f.getByLabelText('Distance between two consumers’ scans (km)'));
+    await user.type(f.getByLabelText('Distance between two consumers’ scans (km)'), '800');
     await user.type(f.getByLabelText('Within (hours)'), '48');
     await user.click(f.getByRole('button', { name: 'Save rules' }));
     expect(await screen.findByText('Suspicious-scan rules saved.')).toBeInTheDocument();
@@ -360,7 +364,7 @@ describe('Suspicious-scan rules', () => {
 
   it('others read them but get no form', async () => {
     setup({}, workerSession);
-    expect(await screen.findByText(/more than 5 times/)).toBeInTheDocument();
+    expect(await screen.findByText(/more than 5 different consumers/)).toBeInTheDocument();
     expect(screen.queryByRole('form', { name: 'Suspicious-scan rules' })).not.toBeInTheDocument();
   });
 });
@@ -401,5 +405,62 @@ describe('Most scanned codes', () => {
     const codes = within(await screen.findByLabelText('Most scanned codes', { selector: 'table' }));
     expect(codes.getAllByRole('row')[2]).toHaveTextContent(/ZZZZZZZZZZ1.*Chamomile 20.*2/);
     expect(loadProductNames).toHaveBeenCalledTimes(1);
+  });
+
+  it('flags suspicious codes and opens a code’s scan history', async () => {
+    const { user, calls } = setup({
+      'GET /api/code-scans/ZZZZZZZZZZ1': () =>
+        json(200, {
+          id: 'ZZZZZZZZZZ1',
+          product_id: 'p-gone',
+          product_name: 'Chamomile <b>20</b>',
+          scan_count: 2,
+          consumers: 2,
+          suspicious: true,
+          first_scanned_at: '2026-11-20T10:00:00Z',
+          last_scanned_at: '2026-11-21T10:00:00Z',
+          scans: [
+            {
+              scanned_at: '2026-11-21T10:00:00Z',
+              verdict: 'suspicious',
+              first_scan: false,
+              consumer_first: true,
+              consumer: 'Consumer 2',
+              country: 'IN',
+              country_name: 'India',
+              region: 'Maharashtra',
+              city: 'Mumbai',
+              location_source: 'ip',
+            },
+            {
+              scanned_at: '2026-11-20T10:00:00Z',
+              verdict: 'genuine',
+              first_scan: true,
+              consumer_first: true,
+              consumer: 'Consumer 1',
+              country: '',
+              country_name: '',
+              region: '',
+              city: '',
+              location_source: 'none',
+            },
+          ],
+        }),
+    });
+    const codes = within(await screen.findByLabelText('Most scanned codes', { selector: 'table' }));
+    expect(codes.getAllByRole('row')[1]).toHaveTextContent(/0A1b2C3d4E5.*Genuine/);
+    expect(codes.getAllByRole('row')[2]).toHaveTextContent(/ZZZZZZZZZZ1.*2.*2.*Suspicious/);
+    await user.click(codes.getByRole('button', { name: 'Scan history of code ZZZZZZZZZZ1' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Scans of code ZZZZZZZZZZ1' }));
+    const rows = (
+      await dialog.findByLabelText('Scans of code ZZZZZZZZZZ1', { selector: 'table' })
+    ).querySelectorAll('tbody tr');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toHaveTextContent(
+      /Mumbai, Maharashtra, India.*First by this consumer.*Consumer 2.*Suspicious/,
+    );
+    expect(rows[1]).toHaveTextContent(/Unknown.*First scan.*Consumer 1.*Genuine/);
+    expect(dialog.getByText(/Chamomile <b>20<\/b>/)).toBeInTheDocument();
+    expect(callsTo(calls, '/api/code-scans/ZZZZZZZZZZ1')).toHaveLength(1);
   });
 });

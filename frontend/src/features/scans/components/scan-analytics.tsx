@@ -9,9 +9,8 @@ import { Stat } from '@/components/ui/stat';
 import { useApiResult } from '@/hooks/use-api-result';
 import { formatNumber } from '@/lib/format';
 import { useAppStore } from '@/stores/app-store';
-import { canChangeScanRules } from '../access';
 import { loadBrandScans } from '../api/brand-scans-api';
-import { fetchScanAnalytics, fetchScanSettings } from '../api/scan-analytics-api';
+import { fetchScanAnalytics } from '../api/scan-analytics-api';
 import { totalGenerated } from '../brand-scans';
 import { DEFAULT_RANGE_DAYS, lastDays, longDay, type DateRange } from '../date-range';
 import type { ScanAnalyticsData, ScanTotals } from '../scan-analytics';
@@ -24,9 +23,10 @@ import {
   WithSkeleton,
 } from './lazy-parts';
 import { AudienceSections } from './audience-sections';
+import { CodeHistoryModal } from './code-history-modal';
 import { RangeForm } from './range-form';
 import { ReviewsSection } from './reviews-section';
-import { ScanRules } from './scan-rules';
+import { OwnScanRules } from './scan-rules';
 import {
   DaysTable,
   FirstVsRepeatTable,
@@ -94,6 +94,7 @@ function MostScannedCodes({
 }) {
   const brandscans = useAppStore((s) => s.brandscans);
   const [showAll, setShowAll] = useState(false);
+  const [opened, setOpened] = useState<string | null>(null);
   const data = brandscans.data;
   return (
     <CardSection
@@ -103,7 +104,11 @@ function MostScannedCodes({
         </>
       }
     >
-      <p className="muted">The codes scanned most since they were made, whatever the period.</p>
+      <p className="muted">
+        The codes scanned most since they were made, whatever the period. A code is flagged
+        suspicious when more consumers scanned it, or from places farther apart, than your rules
+        allow; open a code to see its scans.
+      </p>
       {brandscans.status === 'failed' ? (
         <ErrorAlert onRetry={onRetry}>{brandscans.error}</ErrorAlert>
       ) : null}
@@ -119,7 +124,9 @@ function MostScannedCodes({
           <TopCodesTable
             codes={showAll ? data.scan : data.scan.slice(0, TOP_CODES_SHOWN)}
             productName={productName}
+            onOpen={setOpened}
           />
+          <CodeHistoryModal id={opened} onClose={() => setOpened(null)} />
           {data.scan.length > TOP_CODES_SHOWN ? (
             <div className="form-actions form-actions--start">
               <button
@@ -226,9 +233,7 @@ export function ScanAnalytics({
   /** Loads the `products` slice, whose names label the most scanned codes (the route passes it). */
   loadProductNames?: () => Promise<void>;
 }) {
-  const role = useAppStore((s) => s.auth.user?.role);
   const [range, setRange] = useState<DateRange>(() => lastDays(DEFAULT_RANGE_DAYS));
-  const settings = useApiResult(fetchScanSettings);
 
   useEffect(() => {
     void loadBrandScans(range);
@@ -256,12 +261,7 @@ export function ScanAnalytics({
       </CardSection>
       <ReviewsSection />
       <div className="section">
-        <ScanRules
-          canChange={canChangeScanRules(role)}
-          result={settings.result}
-          reload={settings.reload}
-          onSaved={(saved) => settings.update(() => saved)}
-        />
+        <OwnScanRules />
       </div>
     </>
   );

@@ -8,13 +8,26 @@ import { TextField } from '@/components/ui/form-field';
 import { useForm, type FieldErrors } from '@/hooks/use-form';
 import { formatNumber } from '@/lib/format';
 import type { ApiResult } from '@/lib/api/call-api';
-import { saveScanSettings, type ScanSettings } from '../api/scan-analytics-api';
+import { useApiResult } from '@/hooks/use-api-result';
+import { useAppStore } from '@/stores/app-store';
+import { canChangeScanRules } from '../access';
+import { fetchScanSettings, saveScanSettings, type ScanSettings } from '../api/scan-analytics-api';
 import { scanMessages } from '../messages';
 
 /** The server's ranges (PUT /api/scan-settings), checked before sending. */
 export const RULE_LIMITS = {
-  suspicious_scan_count: { label: 'Scans of one code', min: 1, max: 1000, unit: 'scans' },
-  suspicious_distance_km: { label: 'Distance between scans (km)', min: 1, max: 20000, unit: 'km' },
+  suspicious_scan_count: {
+    label: 'Different consumers per code',
+    min: 1,
+    max: 1000,
+    unit: 'consumers',
+  },
+  suspicious_distance_km: {
+    label: 'Distance between two consumers’ scans (km)',
+    min: 1,
+    max: 20000,
+    unit: 'km',
+  },
   suspicious_window_hours: { label: 'Within (hours)', min: 1, max: 720, unit: 'hours' },
 } as const;
 
@@ -35,9 +48,14 @@ export function validateRules(values: RuleValues): FieldErrors<RuleValues> {
   return errors;
 }
 
-function describe(settings: ScanSettings): string {
-  return `A scan is suspicious when one code is scanned more than ${formatNumber(settings.suspicious_scan_count)} times, or twice more than ${formatNumber(settings.suspicious_distance_km)} km apart within ${formatNumber(settings.suspicious_window_hours)} hours.`;
+/** What the rules mean, with the organisation's numbers. */
+export function describeRules(settings: ScanSettings): string {
+  return `A code turns suspicious when more than ${formatNumber(settings.suspicious_scan_count)} different consumers scan it, or when two different consumers scan it more than ${formatNumber(settings.suspicious_distance_km)} km apart within ${formatNumber(settings.suspicious_window_hours)} hours. Once suspicious, it stays so.`;
 }
+
+/** Who counts as one consumer: the same text on the dashboard and in /configuration. */
+export const CONSUMER_RULE =
+  'Repeat scans by the same consumer never make a code suspicious. A consumer is the anonymous cookie the scan page keeps on their phone or computer; a scan without it (a first visit, or cookies refused) counts as the consumer of its town when the town is known, otherwise as a new consumer.';
 
 function RulesForm({
   settings,
@@ -113,11 +131,26 @@ export function ScanRules({
       <ApiResultView result={result} onRetry={reload} loadingLabel="Loading the rules…">
         {(settings) => (
           <>
-            <p className="rules-summary muted">{describe(settings)}</p>
+            <p className="rules-summary">{describeRules(settings)}</p>
+            <p className="muted">{CONSUMER_RULE}</p>
             {canChange ? <RulesForm settings={settings} onSaved={onSaved} /> : null}
           </>
         )}
       </ApiResultView>
     </CardSection>
+  );
+}
+
+/** The organisation's own rules, loaded here: on the dashboard and in `/configuration`. */
+export function OwnScanRules() {
+  const role = useAppStore((s) => s.auth.user?.role);
+  const settings = useApiResult(fetchScanSettings);
+  return (
+    <ScanRules
+      canChange={canChangeScanRules(role)}
+      result={settings.result}
+      reload={settings.reload}
+      onSaved={(saved) => settings.update(() => saved)}
+    />
   );
 }

@@ -90,16 +90,38 @@ export function PlacesTable({ places }: { places: readonly Place[] }) {
   );
 }
 
-/** The most-scanned codes, with their product's name where it is known. */
+/**
+ * The most-scanned codes, with their product's name where it is known, their
+ * distinct consumers and a flag on the suspicious ones; a code's button opens
+ * its scan history.
+ */
 export function TopCodesTable({
   codes,
   productName,
+  onOpen,
 }: {
   codes: readonly ScannedCode[];
   productName: (productId: string) => string | null;
+  /** Opens a code's history; without it (a platform admin's view) codes are plain text. */
+  onOpen?: (id: string) => void;
 }) {
   const columns: readonly Column<ScannedCode>[] = [
-    { header: 'Code', cell: (c) => <code>{c.id}</code> },
+    {
+      header: 'Code',
+      cell: (c) =>
+        onOpen ? (
+          <button
+            type="button"
+            className="code-link"
+            onClick={() => onOpen(c.id)}
+            aria-label={`Scan history of code ${c.id}`}
+          >
+            <code>{c.id}</code>
+          </button>
+        ) : (
+          <code>{c.id}</code>
+        ),
+    },
     {
       header: 'Product',
       cell: (c) =>
@@ -111,6 +133,16 @@ export function TopCodesTable({
         ),
     },
     { header: 'Scans', className: 'num', cell: (c) => count(c.scanCount) },
+    { header: 'Consumers', className: 'num', cell: (c) => count(c.consumers) },
+    {
+      header: 'Verdict',
+      cell: (c) =>
+        c.suspicious ? (
+          <span className="badge badge--warning">Suspicious</span>
+        ) : (
+          <span className="badge badge--success">Genuine</span>
+        ),
+    },
   ];
   return (
     <DataTable

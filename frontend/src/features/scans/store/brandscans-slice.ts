@@ -17,6 +17,10 @@ export interface ScannedCode {
   id: string;
   productId: string;
   scanCount: number;
+  /** Distinct consumers who scanned it. */
+  consumers: number;
+  /** Suspicious under the organisation's rules: it may have been copied. */
+  suspicious: boolean;
 }
 
 /**
