@@ -90,7 +90,11 @@ const BRAND_STEPS: &[StepDef] = &[
 ];
 
 /// The batch-update pages of the client areas (each client opens its own).
-const BATCH_PAGES: &[&str] = &["/gme/batchUpdate", "/clientB/dashboard", "/pmbi/batchUpdate"];
+const BATCH_PAGES: &[&str] = &[
+    "/gme/batchUpdate",
+    "/clientB/dashboard",
+    "/pmbi/batchUpdate",
+];
 
 const CLIENT_STEPS: &[StepDef] = &[
     StepDef {
@@ -179,7 +183,14 @@ mod tests {
         list.iter().map(|s| (*s).to_string()).collect()
     }
 
-    const ALL_MODULES: &[&str] = &["products", "codes", "labels", "scans", "dpp", "client_tools"];
+    const ALL_MODULES: &[&str] = &[
+        "products",
+        "codes",
+        "labels",
+        "scans",
+        "dpp",
+        "client_tools",
+    ];
 
     #[test]
     fn a_brand_has_six_steps_in_order() {

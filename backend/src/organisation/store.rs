@@ -91,12 +91,10 @@ pub async fn get_started_dismissed(
     conn: &mut PgConnection,
     account_id: Uuid,
 ) -> Result<bool, sqlx::Error> {
-    sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM get_started_dismissals WHERE account_id = $1)",
-    )
-    .bind(account_id)
-    .fetch_one(conn)
-    .await
+    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM get_started_dismissals WHERE account_id = $1)")
+        .bind(account_id)
+        .fetch_one(conn)
+        .await
 }
 
 /// Tenant schema: hides (or shows again) the checklist for `account_id`.

@@ -145,7 +145,7 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
         ("getGetStarted", (Allowed::TenantMembers, None)),
         (
             "updateGetStarted",
-            (Allowed::TenantMembers, Some(json!({"dismissed": false}))),
+            (Allowed::TenantMembers, Some(json!({"dismissed": "no"}))),
         ),
         (
             "updateOrganisation",

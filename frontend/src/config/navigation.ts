@@ -108,10 +108,20 @@ export const navigation: NavSection[] = [
   {
     heading: 'Operations',
     items: [
-      item('ERP', paths.erp, LayersMinimalisticIcon, { end: true, module: ERP_MODULES, planned: true }),
+      item('ERP', paths.erp, LayersMinimalisticIcon, {
+        end: true,
+        module: ERP_MODULES,
+        planned: true,
+      }),
       item('Inventory', paths.inventory, ClipboardListIcon, { module: 'inventory', planned: true }),
-      item('Procurement', paths.procurement, CartLarge2Icon, { module: 'procurement', planned: true }),
-      item('Manufacturing', paths.manufacturing, SledgehammerIcon, { module: 'manufacturing', planned: true }),
+      item('Procurement', paths.procurement, CartLarge2Icon, {
+        module: 'procurement',
+        planned: true,
+      }),
+      item('Manufacturing', paths.manufacturing, SledgehammerIcon, {
+        module: 'manufacturing',
+        planned: true,
+      }),
       item('QA and compliance', paths.qaCompliance, TestTubeIcon, { module: 'qa', planned: true }),
       item('Logistics', paths.logistics, DeliveryIcon, { module: 'logistics', planned: true }),
       item('Sales', paths.sales, Shop2Icon, { module: 'sales', planned: true }),
@@ -119,7 +129,10 @@ export const navigation: NavSection[] = [
       item('Financial metrics', paths.financial, GraphUpIcon, { module: 'finance', planned: true }),
       item('Invoices', paths.erpFinance, BillListIcon, { module: 'invoices', planned: true }),
       item('Database', paths.erpDatabase, DatabaseIcon, { module: ERP_MODULES, planned: true }),
-      item('Task board', paths.organizer, ChecklistMinimalisticIcon, { module: 'tasks', planned: true }),
+      item('Task board', paths.organizer, ChecklistMinimalisticIcon, {
+        module: 'tasks',
+        planned: true,
+      }),
       item('Calendar', paths.calendar, CalendarIcon, { module: 'calendar', planned: true }),
     ],
   },

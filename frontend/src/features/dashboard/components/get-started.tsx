@@ -66,11 +66,7 @@ export function GetStartedChecklist() {
               {step.done ? <CheckCircleIcon /> : null}
             </span>
             <span>
-              {step.path ? (
-                <Link to={step.path}>{step.title}</Link>
-              ) : (
-                <strong>{step.title}</strong>
-              )}
+              {step.path ? <Link to={step.path}>{step.title}</Link> : <strong>{step.title}</strong>}
               <span className="visually-hidden">{step.done ? ' (done)' : ' (to do)'}</span>
               <span className="get-started__hint">{step.hint}</span>
             </span>
