@@ -117,7 +117,7 @@ test('an admin designs a template with its live preview, prints a code job as PD
   let templateId: string | null = null;
   try {
     await page.goto('/print/lables');
-    await expect(page.getByRole('heading', { name: 'Label printing', level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Label designs', level: 1 })).toBeVisible();
     const form = page.getByRole('form', { name: 'New template' });
 
     // The default design, drawn by the server with a sample code: 70 mm at 8 dots per mm.
@@ -170,7 +170,7 @@ test('an admin designs a template with its live preview, prints a code job as PD
     // Print it.
     await page.getByRole('link', { name: 'Print labels' }).click();
     await expect(page).toHaveURL(/\/printer\/?$/);
-    await expect(page.getByRole('heading', { name: 'Printing', level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Print jobs', level: 1 })).toBeVisible();
     const printForm = page.getByRole('form', { name: 'New print job' });
     await printForm.getByLabel('Template').selectOption(templateId);
     await printForm.getByLabel('Code job').selectOption(product.codeJobId);
@@ -244,8 +244,8 @@ test("a pharmaceutical client's admin prints a batch's labels; its employees hav
   });
   try {
     const nav = page.getByRole('navigation', { name: 'Main' });
-    await nav.getByRole('link', { name: 'Printing', exact: true }).click();
-    await expect(page.getByRole('heading', { name: 'Printing', level: 1 })).toBeVisible();
+    await nav.getByRole('link', { name: 'Print jobs', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Print jobs', level: 1 })).toBeVisible();
     const printForm = page.getByRole('form', { name: 'New print job' });
     await printForm.getByLabel('Template').selectOption(templateId);
     await printForm.getByLabel('Code job').selectOption(product.codeJobId);
@@ -268,7 +268,7 @@ test("a pharmaceutical client's admin prints a batch's labels; its employees hav
     await expect(ours).toHaveCount(2);
 
     // Templates are designed on /print/lables, which the sidebar offers too.
-    await nav.getByRole('link', { name: 'Label printing' }).click();
+    await nav.getByRole('link', { name: 'Label designs' }).click();
     await expect(
       page
         .getByRole('table', { name: 'Label templates' })
@@ -286,8 +286,8 @@ test("a pharmaceutical client's admin prints a batch's labels; its employees hav
   await signIn(page, demo.clientBEmployee);
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: 'Client B dashboard' })).toBeVisible();
-  await expect(nav.getByRole('link', { name: 'Printing', exact: true })).toHaveCount(0);
-  await expect(nav.getByRole('link', { name: 'Label printing' })).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: 'Print jobs', exact: true })).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: 'Label designs' })).toHaveCount(0);
   await page.goto('/printer');
   await expect(page).toHaveURL(/\/unauthorized$/);
   expect((await page.request.get('/api/print-jobs')).status()).toBe(403);
@@ -299,13 +299,13 @@ test('a worker designs labels on /print/lables but is sent away from /printer', 
 }) => {
   await signIn(page, demo.acmeWorker);
   await page.goto('/print/lables');
-  await expect(page.getByRole('heading', { name: 'Label printing', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Label designs', level: 1 })).toBeVisible();
   await expect(page.getByRole('form', { name: 'New template' })).toBeVisible();
   await previewLoaded(page, /with a sample code$/);
   await expect(page.getByRole('link', { name: 'Print labels' })).toHaveCount(0);
   const nav = page.getByRole('navigation', { name: 'Main' });
-  await expect(nav.getByRole('link', { name: 'Label printing' })).toBeVisible();
-  await expect(nav.getByRole('link', { name: 'Printing', exact: true })).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: 'Label designs' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Print jobs', exact: true })).toHaveCount(0);
 
   await page.goto('/printer');
   await expect(page).toHaveURL(/\/unauthorized$/);
@@ -385,6 +385,53 @@ test('at phone width (390 px) both pages work: the preview under the form, jobs 
     const zpl = await downloadedBytes(page, first.getByRole('link', { name: /^Download ZPL:/ }));
     expect(zpl.name).toMatch(/^labels-[0-9a-f-]{36}\.zpl$/);
     expect(zpl.bytes.toString('utf8')).toMatch(/^\^XA/);
+  } finally {
+    await deleteTemplateViaApi(page, templateId).catch(() => undefined);
+    await archiveViaApi(page, product.id).catch(() => undefined);
+  }
+});
+
+test('at 1280 px the print jobs table fits: each row’s download and reprint are on screen', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, demo.acmeAdmin);
+  const product = await codedProduct(page, 6);
+  // A long name without spaces, as files are named: it wraps, the buttons stay.
+  const templateName = `Round_tin_label_60mm_for_the_autumn_tea_range_${Date.now().toString(36)}_v2`;
+  const templateId = await createTemplateViaApi(page, templateName);
+  try {
+    await page.goto('/printer/');
+    const printForm = page.getByRole('form', { name: 'New print job' });
+    await printForm.getByLabel('Template').selectOption(templateId);
+    await printForm.getByLabel('Code job').selectOption(product.codeJobId);
+    await printForm.getByRole('button', { name: 'Start printing' }).click();
+    const row = page
+      .getByRole('table', { name: 'Print jobs' })
+      .getByRole('row')
+      .filter({ hasText: templateName });
+    await expect(row.getByText('Done')).toBeVisible({ timeout: 60_000 });
+    const wrap = page
+      .locator('.table-wrap')
+      .filter({ has: page.getByRole('table', { name: 'Print jobs' }) });
+    const sideways = await wrap.evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(sideways, 'the table scrolls sideways by this many pixels').toBe(0);
+    const page_ = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(page_, 'the page scrolls sideways by this many pixels').toBe(0);
+    const box = (await wrap.boundingBox())!;
+    for (const control of [
+      row.getByRole('link', { name: /^Download PDF:/ }),
+      row.getByRole('button', { name: /^Reprint:/ }),
+    ]) {
+      await control.scrollIntoViewIfNeeded();
+      await expect(control).toBeInViewport({ ratio: 1 });
+      const b = (await control.boundingBox())!;
+      expect(b.x + b.width).toBeLessThanOrEqual(box.x + box.width);
+    }
+    expect(await seriousViolations(page)).toEqual([]);
   } finally {
     await deleteTemplateViaApi(page, templateId).catch(() => undefined);
     await archiveViaApi(page, product.id).catch(() => undefined);

@@ -61,6 +61,11 @@ test('the platform admin switches a module off: the tenant’s admin loses its l
     );
     await expect(sidebar.getByRole('link', { name: 'Digital passport' })).toHaveCount(0);
     await expect(sidebar.getByRole('link', { name: 'Products' })).toBeVisible();
+    // It is listed apart, collapsed, with why: never among the working pages.
+    const apart = tenant.getByTestId('nav-unavailable');
+    await expect(apart.locator('a', { hasText: 'Digital passport' })).toHaveText(
+      /Digital passport\s*Not in your plan/,
+    );
     const refused = await tenant.request.get('/api/passports');
     expect(refused.status()).toBe(403);
     expect(((await refused.json()) as { code: string }).code).toBe('module_disabled');
@@ -69,6 +74,9 @@ test('the platform admin switches a module off: the tenant’s admin loses its l
     await setModules(page, before);
     await tenant.reload();
     await expect(sidebar.getByRole('link', { name: 'Digital passport' })).toBeVisible();
+    await expect(
+      tenant.getByTestId('nav-unavailable').locator('a', { hasText: 'Digital passport' }),
+    ).toHaveCount(0);
     await expect(tenant.getByTestId('not-in-plan')).toHaveCount(0);
   } finally {
     await setModules(page, before);

@@ -45,7 +45,7 @@ test('a manager fills in a passport, saves versions, sets fields public or restr
     const eori = importer.getByRole('textbox', { name: /EORI number/ });
     await importer.getByRole('textbox', { name: 'Name', exact: true }).fill('<b>Imports</b> & Co');
     await eori.fill('de123');
-    await form.getByRole('button', { name: 'Save as a new version' }).click();
+    await form.getByRole('button', { name: 'Publish version 1' }).click();
     await expect(importer.getByText(/2-letter country code/)).toBeVisible();
     expect(puts).toEqual([]);
 
@@ -55,8 +55,8 @@ test('a manager fills in a passport, saves versions, sets fields public or restr
     await substances.getByRole('button', { name: 'Add' }).click();
     await substances.getByLabel('Substance', { exact: true }).fill('Lead');
     await substances.getByLabel('CAS number', { exact: true }).fill('7439-92-1');
-    await form.getByRole('button', { name: 'Save as a new version' }).click();
-    await expect(page.getByText('Passport saved as version 1.')).toBeVisible();
+    await form.getByRole('button', { name: 'Publish version 1' }).click();
+    await expect(page.getByText('Version 1 published.')).toBeVisible();
     await expect(page.getByRole('status').filter({ hasText: 'Current version 1' })).toBeVisible();
     await expect(importer.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(
       '<b>Imports</b> & Co',
@@ -66,7 +66,7 @@ test('a manager fills in a passport, saves versions, sets fields public or restr
       .getByRole('region', { name: 'Repair' })
       .getByRole('textbox', { name: 'Repair instructions' })
       .fill('Resole it.');
-    await form.getByRole('button', { name: 'Save as a new version' }).click();
+    await form.getByRole('button', { name: 'Publish version 2' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Current version 2' })).toBeVisible();
     expect(puts).toHaveLength(2);
 
@@ -91,7 +91,7 @@ test('a manager fills in a passport, saves versions, sets fields public or restr
       .getByRole('textbox', { name: 'Spare parts availability' })
       .fill('Soles for 5 years');
     await repair.getByRole('checkbox', { name: 'Public (Repair: Repair instructions)' }).uncheck();
-    await form.getByRole('button', { name: 'Save as a new version' }).click();
+    await form.getByRole('button', { name: 'Publish version 3' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Current version 3' })).toBeVisible();
     await expect(eoriSwitch).toBeChecked();
     await expect(
@@ -122,8 +122,8 @@ test('a manager fills in a passport, saves versions, sets fields public or restr
     await expect(
       page.getByRole('status').filter({ hasText: 'Lot L-42 has no passport' }),
     ).toBeVisible();
-    await form.getByRole('button', { name: 'Save as a new version' }).click();
-    await expect(page.getByText('Passport saved as version 1.')).toBeVisible();
+    await form.getByRole('button', { name: 'Publish version 1' }).click();
+    await expect(page.getByText('Version 1 published.')).toBeVisible();
 
     await page.goto('/DPP');
     await expect(page.getByRole('link', { name: /L-42/ })).toBeVisible();
@@ -145,12 +145,12 @@ test('at phone width (390 px) the passport list and editor fit', async ({ page }
     await page.goto('/DPP');
     await expect(page.getByRole('link', { name })).toBeVisible();
     await page.getByRole('link', { name }).click();
-    const save = page.getByRole('button', { name: 'Save as a new version' });
+    const save = page.getByRole('button', { name: 'Publish version 1' });
     await save.scrollIntoViewIfNeeded();
     const box = (await save.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
     await save.click();
-    await expect(page.getByText('Passport saved as version 1.')).toBeVisible();
+    await expect(page.getByText('Version 1 published.')).toBeVisible();
   } finally {
     await archiveViaApi(page, product.id);
   }

@@ -141,3 +141,30 @@ for (const [account, email] of [
     await archiveViaApi(page, product.id);
   });
 }
+
+test('pages that do not work yet are grouped apart, collapsed, never among the working ones', async ({
+  page,
+}) => {
+  await signIn(page, demo.acmeAdmin);
+  const main = page.getByRole('navigation', { name: 'Main' });
+  await expect(main.getByRole('link', { name: 'Products' })).toBeVisible();
+  for (const planned of ['ERP', 'Inventory', 'Calendar', 'Task board']) {
+    await expect(main.getByRole('link', { name: planned, exact: true })).toHaveCount(0);
+  }
+  // The icons page is a developer's tool: platform admins only.
+  await expect(main.getByRole('link', { name: 'Icons' })).toHaveCount(0);
+  const apart = page.getByTestId('nav-unavailable');
+  const group = page.getByRole('navigation', { name: 'Not available yet' });
+  await expect(group).toBeHidden();
+  await apart.getByText(/Coming soon or switched off/).click();
+  await expect(group.getByRole('link', { name: /^Inventory\s*Coming soon/ })).toBeVisible();
+  await group.getByRole('link', { name: /^Calendar/ }).click();
+  await expect(page).toHaveURL(/\/calender$/);
+  await expect(page.getByTestId('not-available')).toBeVisible();
+});
+
+test('platform admins find the icons page in the sidebar', async ({ page }) => {
+  await signIn(page, demo.platform);
+  const main = page.getByRole('navigation', { name: 'Main' });
+  await expect(main.getByRole('link', { name: 'Icons' })).toBeVisible();
+});

@@ -90,6 +90,11 @@ pub struct SessionUser {
     /// admins. (Scan analytics, passports and EPCIS are brands'.)
     #[oai(rename = "organisationKind", skip_serializing_if_is_none)]
     pub organisation_kind: Option<TenantKind>,
+    /// The organisation's display name, as its admins set it (the session
+    /// answer carries it; absent for platform admins and in the sign-in
+    /// answer). Plain text: show it as text, never as markup.
+    #[oai(rename = "organisationName", skip_serializing_if_is_none)]
+    pub organisation_name: Option<String>,
 }
 
 #[derive(Object, Debug)]
@@ -187,6 +192,7 @@ impl From<&Session> for SessionUser {
             role: s.role,
             client_id: s.client_id().map(str::to_string),
             organisation_kind: s.tenant.as_ref().map(|t| t.kind),
+            organisation_name: None,
         }
     }
 }
@@ -338,6 +344,7 @@ impl AuthApi {
                 role,
                 client_id: account.client_id,
                 organisation_kind: kind,
+                organisation_name: None,
             },
             csrf_token: new.csrf_token,
             modules: module_keys(&account.modules.unwrap_or_default()),
@@ -354,8 +361,14 @@ impl AuthApi {
     ) -> Result<JsonOk<SessionResponse>, AccessError> {
         let s = &caller.session;
         let domain = s.access_domain();
+        let mut user = SessionUser::from(s.as_ref());
+        if let Some(tenant) = &s.tenant {
+            let mut conn = state.db.read_tenant(tenant).await?;
+            user.organisation_name =
+                Some(crate::organisation::store::display_name(&mut conn).await?);
+        }
         Ok(JsonOk(SessionResponse {
-            user: SessionUser::from(s.as_ref()),
+            user,
             csrf_token: s.csrf_token.clone(),
             allowed_paths: state.access.allowed_paths(s.role.as_str(), &domain),
             assignable_roles: roles_to_offer(

@@ -5,7 +5,7 @@ use poem::web::Data;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 
-use super::store;
+use super::{get_started, store};
 use crate::audit;
 use crate::http::error::{AccessError, ApiError, WriteError};
 use crate::http::input::Text;
@@ -50,6 +50,39 @@ pub struct Organisation {
     pub user_count: i64,
     pub modules: Vec<Module>,
     pub usage: Vec<Usage>,
+}
+
+/// A step of the "Get started" checklist.
+#[derive(Object, Debug)]
+pub struct GetStartedStep {
+    /// Stable key: `product`, `codes`, `label`, `print`, `scan`,
+    /// `passport` (brands); `product`, `codes`, `print`, `batch_check`,
+    /// `batch_apply` (client organisations).
+    pub key: String,
+    pub title: String,
+    /// What the step asks, in a sentence.
+    pub hint: String,
+    /// Ticked from the organisation's own data.
+    pub done: bool,
+    /// The page where it is done; absent when the caller's role may not
+    /// open it.
+    #[oai(skip_serializing_if_is_none)]
+    pub path: Option<String>,
+}
+
+/// The dashboard's "Get started" checklist of the caller's organisation.
+#[derive(Object, Debug)]
+pub struct GetStarted {
+    /// The steps of the organisation's plan modules, in order.
+    pub steps: Vec<GetStartedStep>,
+    /// Whether the caller hid the checklist (kept per account).
+    pub dismissed: bool,
+}
+
+/// Hide the checklist (`true`) or show it again (`false`).
+#[derive(Object, Debug)]
+pub struct GetStartedUpdate {
+    pub dismissed: bool,
 }
 
 #[derive(Object, Debug)]
@@ -105,6 +138,31 @@ impl OrganisationApi {
     }
 }
 
+async fn load_get_started(
+    state: &SharedState,
+    caller: &TenantSession,
+) -> Result<GetStarted, ApiError> {
+    let session = &caller.session;
+    let mut conn = state.db.read_tenant(&caller.tenant).await?;
+    let facts = store::get_started_facts(&mut conn).await?;
+    let dismissed = store::get_started_dismissed(&mut conn, session.account_id).await?;
+    drop(conn);
+    let allowed = state
+        .access
+        .allowed_paths(session.role.as_str(), &session.access_domain());
+    let steps = get_started::steps(caller.tenant.kind, &session.modules, &allowed, &facts)
+        .into_iter()
+        .map(|s| GetStartedStep {
+            key: s.key.into(),
+            title: s.title.into(),
+            hint: s.hint.into(),
+            done: s.done,
+            path: s.path.map(str::to_string),
+        })
+        .collect();
+    Ok(GetStarted { steps, dismissed })
+}
+
 #[OpenApi(tag = "ApiTags::Organisation")]
 impl OrganisationApi {
     /// The caller's organisation: name, kind, limits, usage and modules.
@@ -149,5 +207,40 @@ impl OrganisationApi {
         store::rename(&mut tx, &name, caller.session.account_id).await?;
         tx.commit().await?;
         Ok(JsonOk(Self::load(&state, &caller).await?))
+    }
+
+    /// The dashboard's "Get started" checklist: the organisation's first
+    /// steps, each ticked from its own data, and whether the caller hid it.
+    #[oai(
+        path = "/organisation/get-started",
+        method = "get",
+        operation_id = "getGetStarted"
+    )]
+    async fn get_started(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+    ) -> Result<JsonOk<GetStarted>, AccessError> {
+        Ok(JsonOk(load_get_started(&state, &caller).await?))
+    }
+
+    /// Hide the "Get started" checklist, or show it again, for the caller
+    /// (kept per account, on the server).
+    #[oai(
+        path = "/organisation/get-started",
+        method = "put",
+        operation_id = "updateGetStarted"
+    )]
+    async fn update_get_started(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        body: Json<GetStartedUpdate>,
+    ) -> Result<JsonOk<GetStarted>, WriteError> {
+        let mut tx = state.db.begin_tenant(&caller.tenant).await?;
+        store::set_get_started_dismissed(&mut tx, caller.session.account_id, body.dismissed)
+            .await?;
+        tx.commit().await?;
+        Ok(JsonOk(load_get_started(&state, &caller).await?))
     }
 }

@@ -64,3 +64,58 @@ pub async fn rename(
         .await?;
     Ok(())
 }
+
+/// Tenant schema: what the organisation has done, for the "Get started"
+/// checklist. One statement of `EXISTS` probes, each stopping at the first
+/// row it finds.
+pub async fn get_started_facts(
+    conn: &mut PgConnection,
+) -> Result<super::get_started::Facts, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT EXISTS (SELECT 1 FROM products) AS has_product,
+                EXISTS (SELECT 1 FROM code_jobs WHERE status = 'done') AS has_codes,
+                EXISTS (SELECT 1 FROM label_templates) AS has_label_design,
+                EXISTS (SELECT 1 FROM print_jobs WHERE status = 'done') AS has_print_job,
+                EXISTS (SELECT 1 FROM code_scan_state) AS has_scan,
+                EXISTS (SELECT 1 FROM passports) AS has_passport,
+                EXISTS (SELECT 1 FROM batch_updates
+                        WHERE dry_run AND status IN ('valid', 'invalid')) AS has_checked_batch,
+                EXISTS (SELECT 1 FROM batch_updates WHERE status = 'applied') AS has_applied_batch",
+    )
+    .fetch_one(conn)
+    .await
+}
+
+/// Tenant schema: whether `account_id` hid the checklist.
+pub async fn get_started_dismissed(
+    conn: &mut PgConnection,
+    account_id: Uuid,
+) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM get_started_dismissals WHERE account_id = $1)")
+        .bind(account_id)
+        .fetch_one(conn)
+        .await
+}
+
+/// Tenant schema: hides (or shows again) the checklist for `account_id`.
+pub async fn set_get_started_dismissed(
+    conn: &mut PgConnection,
+    account_id: Uuid,
+    dismissed: bool,
+) -> Result<(), sqlx::Error> {
+    if dismissed {
+        sqlx::query(
+            "INSERT INTO get_started_dismissals (account_id) VALUES ($1)
+             ON CONFLICT (account_id) DO NOTHING",
+        )
+        .bind(account_id)
+        .execute(conn)
+        .await?;
+    } else {
+        sqlx::query("DELETE FROM get_started_dismissals WHERE account_id = $1")
+            .bind(account_id)
+            .execute(conn)
+            .await?;
+    }
+    Ok(())
+}

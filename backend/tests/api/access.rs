@@ -142,6 +142,11 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             ),
         ),
         ("getOrganisation", (Allowed::TenantMembers, None)),
+        ("getGetStarted", (Allowed::TenantMembers, None)),
+        (
+            "updateGetStarted",
+            (Allowed::TenantMembers, Some(json!({"dismissed": "no"}))),
+        ),
         (
             "updateOrganisation",
             (Allowed::OrgAdmins, Some(json!({"name": ""}))),

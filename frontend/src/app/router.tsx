@@ -43,6 +43,13 @@ export const routes: RouteObject[] = [
     errorElement: <ErrorScreen />,
     HydrateFallback: Splash,
     children: [
+      // The spec's routes keep their spelling (`/print/lables`, `/calender`);
+      // the correct spelling leads there, before any guard looks at it.
+      {
+        path: 'print/labels',
+        element: <Navigate to={paths.printLabels.href()} replace />,
+      },
+      { path: 'calendar', element: <Navigate to={paths.calendar.href()} replace /> },
       {
         element: <AccessGuard />,
         children: [

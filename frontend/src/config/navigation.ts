@@ -48,6 +48,10 @@ export interface NavItem {
    * the page says it is not part of the plan (its route names the same one).
    */
   module?: ModuleRequirement;
+  /** A page a later issue builds: it shows "not available yet" (its route is `planned(...)`). */
+  planned?: boolean;
+  /** Shown only to platform admins (a developer's page; its route stays open to everyone). */
+  platformOnly?: boolean;
 }
 
 export interface NavSection {
@@ -96,27 +100,40 @@ export const navigation: NavSection[] = [
     heading: 'Brand protection',
     items: [
       item('Products', paths.products, BoxIcon, { module: 'products' }),
-      item('Label printing', paths.printLabels, QrCodeIcon, { module: 'labels' }),
-      item('Printing', paths.printer, PrinterIcon, { module: 'labels' }),
+      item('Label designs', paths.printLabels, QrCodeIcon, { module: 'labels' }),
+      item('Print jobs', paths.printer, PrinterIcon, { module: 'labels' }),
       item('Digital passport', paths.dpp, PassportIcon, { module: 'dpp' }),
     ],
   },
   {
     heading: 'Operations',
     items: [
-      item('ERP', paths.erp, LayersMinimalisticIcon, { end: true, module: ERP_MODULES }),
-      item('Inventory', paths.inventory, ClipboardListIcon, { module: 'inventory' }),
-      item('Procurement', paths.procurement, CartLarge2Icon, { module: 'procurement' }),
-      item('Manufacturing', paths.manufacturing, SledgehammerIcon, { module: 'manufacturing' }),
-      item('QA and compliance', paths.qaCompliance, TestTubeIcon, { module: 'qa' }),
-      item('Logistics', paths.logistics, DeliveryIcon, { module: 'logistics' }),
-      item('Sales', paths.sales, Shop2Icon, { module: 'sales' }),
-      item('Pricing', paths.pricing, TagPriceIcon, { module: 'pricing' }),
-      item('Financial metrics', paths.financial, GraphUpIcon, { module: 'finance' }),
-      item('Invoices', paths.erpFinance, BillListIcon, { module: 'invoices' }),
-      item('Database', paths.erpDatabase, DatabaseIcon, { module: ERP_MODULES }),
-      item('Task board', paths.organizer, ChecklistMinimalisticIcon, { module: 'tasks' }),
-      item('Calendar', paths.calendar, CalendarIcon, { module: 'calendar' }),
+      item('ERP', paths.erp, LayersMinimalisticIcon, {
+        end: true,
+        module: ERP_MODULES,
+        planned: true,
+      }),
+      item('Inventory', paths.inventory, ClipboardListIcon, { module: 'inventory', planned: true }),
+      item('Procurement', paths.procurement, CartLarge2Icon, {
+        module: 'procurement',
+        planned: true,
+      }),
+      item('Manufacturing', paths.manufacturing, SledgehammerIcon, {
+        module: 'manufacturing',
+        planned: true,
+      }),
+      item('QA and compliance', paths.qaCompliance, TestTubeIcon, { module: 'qa', planned: true }),
+      item('Logistics', paths.logistics, DeliveryIcon, { module: 'logistics', planned: true }),
+      item('Sales', paths.sales, Shop2Icon, { module: 'sales', planned: true }),
+      item('Pricing', paths.pricing, TagPriceIcon, { module: 'pricing', planned: true }),
+      item('Financial metrics', paths.financial, GraphUpIcon, { module: 'finance', planned: true }),
+      item('Invoices', paths.erpFinance, BillListIcon, { module: 'invoices', planned: true }),
+      item('Database', paths.erpDatabase, DatabaseIcon, { module: ERP_MODULES, planned: true }),
+      item('Task board', paths.organizer, ChecklistMinimalisticIcon, {
+        module: 'tasks',
+        planned: true,
+      }),
+      item('Calendar', paths.calendar, CalendarIcon, { module: 'calendar', planned: true }),
     ],
   },
   {
@@ -169,9 +186,57 @@ export const navigation: NavSection[] = [
   {
     heading: 'Resources',
     items: [
-      item('Icons', paths.iconsSolar, PaletteIcon),
+      item('Icons', paths.iconsSolar, PaletteIcon, { platformOnly: true }),
       item('Terms and conditions', paths.terms, DocumentTextIcon),
       item('Privacy policy', paths.privacy, ShieldCheckIcon),
     ],
   },
 ];
+
+/** What decides whether a person sees a sidebar entry, and where. */
+export interface NavAccess {
+  /** Would the guard let them open the page? */
+  canOpen: (path: string, area?: ClientAreaKey) => boolean;
+  /** Does their organisation's plan have the module? */
+  hasModule: (required?: ModuleRequirement) => boolean;
+  isPlatformAdmin: boolean;
+}
+
+/** Why an entry is not a working page for this person. */
+export type Unavailability = 'planned' | 'not-in-plan';
+
+export interface UnavailableItem extends NavItem {
+  reason: Unavailability;
+}
+
+/**
+ * The sidebar for one person: the sections of working pages they may open,
+ * and apart from them the pages they may open that do not work for them yet
+ * (a later issue builds them, or their module is not in the plan). Pages
+ * they may not open appear in neither.
+ */
+export function splitNavigation(
+  sections: NavSection[],
+  access: NavAccess,
+): { working: NavSection[]; unavailable: UnavailableItem[] } {
+  const unavailable: UnavailableItem[] = [];
+  const working = sections
+    .map((section) => ({
+      ...section,
+      items: section.items.filter((entry) => {
+        if (entry.platformOnly && !access.isPlatformAdmin) return false;
+        if (!access.canOpen(entry.path, entry.clientArea)) return false;
+        if (!access.hasModule(entry.module)) {
+          unavailable.push({ ...entry, reason: 'not-in-plan' });
+          return false;
+        }
+        if (entry.planned) {
+          unavailable.push({ ...entry, reason: 'planned' });
+          return false;
+        }
+        return true;
+      }),
+    }))
+    .filter((section) => section.items.length > 0);
+  return { working, unavailable };
+}

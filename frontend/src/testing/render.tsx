@@ -52,6 +52,7 @@ export const adminSession: SessionInfo = {
     role: 'admin',
     clientId: 'acme',
     organisationKind: 'brand',
+    organisationName: 'Acme Brands',
   },
   csrfToken: 'csrf-test-token',
   allowedPaths: ['/', '/ui/table', '/products', '/printer', '/profile', '/settings', '/manage_org'],

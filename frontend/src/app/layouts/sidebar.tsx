@@ -1,20 +1,29 @@
 import { NavLink } from 'react-router';
-import { navigation } from '@/config/navigation';
+import { navigation, splitNavigation, type UnavailableItem } from '@/config/navigation';
 import { paths } from '@/config/paths';
 import { useCanOpen, useHasModule } from '@/hooks/use-access';
+import { useAppStore } from '@/stores/app-store';
 
-/** The sidebar: only the pages the signed-in user may open, of the modules their plan has. */
-export function Sidebar({ id, onNavigate }: { id: string; onNavigate: () => void }) {
+const REASON: Record<UnavailableItem['reason'], string> = {
+  planned: 'Coming soon',
+  'not-in-plan': 'Not in your plan',
+};
+
+/** The sidebar's entries for the signed-in user: working pages, and the others apart. */
+export function useSidebarEntries() {
   const canOpen = useCanOpen();
   const hasModule = useHasModule();
-  const sections = navigation
-    .map((section) => ({
-      ...section,
-      items: section.items.filter(
-        (item) => canOpen(item.path, item.clientArea) && hasModule(item.module),
-      ),
-    }))
-    .filter((section) => section.items.length > 0);
+  const isPlatformAdmin = useAppStore((s) => s.auth.user?.role === 'platform_admin');
+  return splitNavigation(navigation, { canOpen, hasModule, isPlatformAdmin });
+}
+
+/**
+ * The sidebar: the working pages the signed-in user may open, by section;
+ * below them, collapsed and apart, the pages they may open that do not work
+ * for them yet (a later issue builds them, or the plan lacks their module).
+ */
+export function Sidebar({ id, onNavigate }: { id: string; onNavigate: () => void }) {
+  const { working, unavailable } = useSidebarEntries();
 
   return (
     <aside className="sidebar" id={id}>
@@ -25,7 +34,7 @@ export function Sidebar({ id, onNavigate }: { id: string; onNavigate: () => void
         brandops
       </NavLink>
       <nav className="nav" aria-label="Main">
-        {sections.map((section) => {
+        {working.map((section) => {
           const headingId = `nav-${section.heading.toLowerCase().replace(/\W+/g, '-')}`;
           return (
             <div className="nav__section" key={section.heading}>
@@ -46,6 +55,31 @@ export function Sidebar({ id, onNavigate }: { id: string; onNavigate: () => void
           );
         })}
       </nav>
+      {unavailable.length > 0 ? (
+        <details className="nav nav__unavailable" data-testid="nav-unavailable">
+          <summary className="nav__heading nav__summary">
+            Coming soon or switched off ({unavailable.length})
+          </summary>
+          <nav aria-label="Not available yet">
+            <ul className="nav__list">
+              {unavailable.map(({ label, href, icon: Icon, end, reason }) => (
+                <li key={href}>
+                  <NavLink
+                    to={href}
+                    end={end}
+                    className="nav__link nav__link--muted"
+                    onClick={onNavigate}
+                  >
+                    <Icon />
+                    <span>{label}</span>
+                    <span className="nav__tag">{REASON[reason]}</span>
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </details>
+      ) : null}
     </aside>
   );
 }

@@ -21,10 +21,13 @@ export type CodeJobFormValues = {
 export const QUANTITY_MAX = 10_000_000;
 
 export const codeJobFormHints = {
-  quantity: (remaining?: number) =>
-    remaining === undefined
-      ? `1 to ${formatNumber(QUANTITY_MAX)} codes.`
-      : `1 to ${formatNumber(QUANTITY_MAX)} codes; ${formatNumber(remaining)} left in your plan.`,
+  /** What the plan still allows (a job holds at most QUANTITY_MAX codes). */
+  quantity: (remaining?: number) => {
+    if (remaining === undefined) return `1 to ${formatNumber(QUANTITY_MAX)} codes.`;
+    if (remaining <= 0) return 'No codes left in your plan: ask your platform administrator.';
+    if (remaining <= QUANTITY_MAX) return `Up to ${formatNumber(remaining)} codes left.`;
+    return `Up to ${formatNumber(QUANTITY_MAX)} codes in one job; ${formatNumber(remaining)} left in your plan.`;
+  },
   lot: `Optional. Up to ${LOT_MAX} ${SET_82_CHARACTERS} (no spaces).`,
 } as const;
 

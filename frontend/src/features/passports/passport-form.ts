@@ -410,3 +410,46 @@ export function checkPassport(model: PassportModel): PassportErrors {
   if (total > 100 + 1e-6) errors.materials = 'The materials’ shares add up to more than 100%.';
   return errors;
 }
+
+/**
+ * Every field and entry of `section` public: the section's visibility
+ * becomes public and its fields and entries follow it again.
+ */
+export function withSectionPublic(model: PassportModel, section: SectionKey): PassportModel {
+  const fieldVisibility = Object.fromEntries(
+    Object.entries(model.fieldVisibility).filter(([key]) => sectionOf(key) !== section),
+  );
+  const follow = <R extends OwnVisibility>(items: R[]): R[] =>
+    items.map(({ visibility: _own, ...rest }) => rest as R);
+  const next: PassportModel = {
+    ...model,
+    visibility: { ...model.visibility, [section]: 'public' },
+    fieldVisibility,
+  };
+  if ((LINK_SECTIONS as readonly string[]).includes(section)) {
+    const key = section as LinkSectionKey;
+    next.links = { ...model.links, [key]: follow(model.links[key]) };
+  }
+  if (section === 'substances_of_concern') next.substances = follow(model.substances);
+  if (section === 'materials') next.materials = follow(model.materials);
+  return next;
+}
+
+/** Whether every field and entry of `section` is public already. */
+export function sectionAllPublic(model: PassportModel, section: SectionKey): boolean {
+  return JSON.stringify(withSectionPublic(model, section)) === JSON.stringify(model);
+}
+
+/**
+ * What people read for a field the server counts as missing
+ * (`identification.unique_product_id` → "Identification: Unique product
+ * identifier"; a list section → its title).
+ */
+export function missingFieldLabel(key: string): string {
+  const section = SECTION_TITLES[sectionOf(key) as SectionKey] as string | undefined;
+  if (!section) return key;
+  if (!key.includes('.')) return section;
+  if (key === FACILITY_IDS) return `${section}: Facility identifiers`;
+  const field = TEXT_FIELDS.find((f) => f.key === key);
+  return field ? `${section}: ${field.label}` : section;
+}

@@ -218,6 +218,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organisation/get-started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard's "Get started" checklist: the organisation's first
+         *     steps, each ticked from its own data, and whether the caller hid it.
+         */
+        get: operations["getGetStarted"];
+        /**
+         * Hide the "Get started" checklist, or show it again, for the caller
+         *     (kept per account, on the server).
+         */
+        put: operations["updateGetStarted"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/tenants": {
         parameters: {
             query?: never;
@@ -2282,6 +2306,45 @@ export interface components {
             city: string;
             region: string;
         };
+        /**
+         * GetStarted
+         * @description The dashboard's "Get started" checklist of the caller's organisation.
+         */
+        GetStarted: {
+            /** @description The steps of the organisation's plan modules, in order. */
+            steps: components["schemas"]["GetStartedStep"][];
+            /** @description Whether the caller hid the checklist (kept per account). */
+            dismissed: boolean;
+        };
+        /**
+         * GetStartedStep
+         * @description A step of the "Get started" checklist.
+         */
+        GetStartedStep: {
+            /**
+             * @description Stable key: `product`, `codes`, `label`, `print`, `scan`,
+             *     `passport` (brands); `product`, `codes`, `print`, `batch_check`,
+             *     `batch_apply` (client organisations).
+             */
+            key: string;
+            title: string;
+            /** @description What the step asks, in a sentence. */
+            hint: string;
+            /** @description Ticked from the organisation's own data. */
+            done: boolean;
+            /**
+             * @description The page where it is done; absent when the caller's role may not
+             *     open it.
+             */
+            path?: string;
+        };
+        /**
+         * GetStartedUpdate
+         * @description Hide the checklist (`true`) or show it again (`false`).
+         */
+        GetStartedUpdate: {
+            dismissed: boolean;
+        };
         /** @description The fields whose visibility differs from their section's: each one named here is public or restricted whatever the section's `visibility` says. A name that is no field of the section is refused (400). */
         IdentificationFieldVisibility: {
             unique_product_id?: components["schemas"]["Visibility"];
@@ -3457,6 +3520,12 @@ export interface components {
              *     admins. (Scan analytics, passports and EPCIS are brands'.)
              */
             organisationKind?: components["schemas"]["TenantKind"] & unknown;
+            /**
+             * @description The organisation's display name, as its admins set it (the session
+             *     answer carries it; absent for platform admins and in the sign-in
+             *     answer). Plain text: show it as text, never as markup.
+             */
+            organisationName?: string;
         };
         /**
          * SessionsData
@@ -4794,6 +4863,137 @@ export interface operations {
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["Organisation"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getGetStarted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dashboard's "Get started" checklist of the caller's organisation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["GetStarted"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateGetStarted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["GetStartedUpdate"];
+            };
+        };
+        responses: {
+            /** @description The dashboard's "Get started" checklist of the caller's organisation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["GetStarted"];
                 };
             };
             /** @description The request is not valid: `error` says what to change. Nothing was changed. */

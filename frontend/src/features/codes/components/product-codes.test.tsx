@@ -50,15 +50,22 @@ function setup({
   role = 'admin',
   archived = false,
   handlers = {},
-}: { role?: 'admin' | 'manager' | 'worker'; archived?: boolean; handlers?: Handlers } = {}) {
+  onJobFinished,
+}: {
+  role?: 'admin' | 'manager' | 'worker';
+  archived?: boolean;
+  handlers?: Handlers;
+  onJobFinished?: () => void;
+} = {}) {
   signInAs(session(role));
   const api = mockApi({
     'GET /api/code-jobs': listAnswers(jobList([done, failed])),
     ...handlers,
   });
-  const view = renderPage(<ProductCodes productId={PRODUCT_ID} archived={archived} />, {
-    route: `/products/${PRODUCT_ID}`,
-  });
+  const view = renderPage(
+    <ProductCodes productId={PRODUCT_ID} archived={archived} onJobFinished={onJobFinished} />,
+    { route: `/products/${PRODUCT_ID}` },
+  );
   return { ...api, ...view };
 }
 
@@ -167,6 +174,29 @@ describe('Product codes', () => {
     expect(lists(calls)).toHaveLength(3);
   });
 
+  it('tells the page once when a job it saw running finishes, not for jobs done before', async () => {
+    fakeTimeouts();
+    const onJobFinished = vi.fn();
+    setup({
+      onJobFinished,
+      handlers: {
+        'GET /api/code-jobs': listAnswers(
+          jobList([running(12_500), done]),
+          jobList([running(500_000), done]),
+          jobList([running(1_000_000), done]),
+        ),
+      },
+    });
+    await settle();
+    expect(onJobFinished).not.toHaveBeenCalled();
+    await tick(1000);
+    expect(onJobFinished).not.toHaveBeenCalled();
+    await tick(1000);
+    expect(onJobFinished).toHaveBeenCalledTimes(1);
+    await tick(10_000);
+    expect(onJobFinished).toHaveBeenCalledTimes(1);
+  });
+
   it('stops asking when the page goes', async () => {
     fakeTimeouts();
     const { calls, unmount } = setup({
@@ -231,7 +261,7 @@ describe('Product codes', () => {
     await screen.findByRole('table', { name: 'Code jobs' });
     const form = within(screen.getByRole('form', { name: 'Generate codes' }));
     expect(form.getByLabelText('Quantity')).toHaveAccessibleDescription(
-      '1 to 10,000,000 codes; 4,880,000 left in your plan.',
+      'Up to 4,880,000 codes left.',
     );
     await user.type(form.getByLabelText('Quantity'), '120000');
     await user.tab();

@@ -81,7 +81,7 @@ export function LabelTemplatesPage() {
   return (
     <>
       <PageHeader
-        title="Label printing"
+        title="Label designs"
         description="Design the labels your codes are printed on, and see each change at once."
         actions={
           canOpen(paths.printer.href()) ? (

@@ -76,7 +76,7 @@ export function NewPrintJobForm({
               </>
             ) : (
               <>
-                Designed on the <Link to={paths.printLabels.href()}>label printing</Link> page.
+                Designed on the <Link to={paths.printLabels.href()}>Label designs</Link> page.
               </>
             )
           }

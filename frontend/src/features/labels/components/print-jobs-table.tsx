@@ -44,8 +44,8 @@ function jobName(job: PrintJob): string {
 }
 
 /**
- * The print jobs, newest first: the template, the code job (its product, lot
- * and codes, when `codeJobs` knows it), the format, the status with a
+ * The print jobs, newest first: the template and format, the code job (its
+ * product, lot and codes, when `codeJobs` knows it), the status with a
  * progress bar while it prints, and for a done job its file and a reprint
  * (a failed one may be tried again).
  */
@@ -71,51 +71,61 @@ export function PrintJobsTable({
         </div>
       ),
     },
-    { header: 'Template', cell: (job) => job.template_name },
+    {
+      header: 'Template',
+      cell: (job) => (
+        <div>
+          <div>{job.template_name}</div>
+          <div className="muted">{FORMAT_LABELS[job.format]}</div>
+        </div>
+      ),
+    },
     { header: 'Codes', cell: (job) => <CodeJobCell choice={codeJobs.get(job.code_job_id)} /> },
-    { header: 'Format', cell: (job) => FORMAT_LABELS[job.format] },
     {
       header: 'Status',
       cell: (job) => <span className={STATUS_BADGES[job.status]}>{STATUS_LABELS[job.status]}</span>,
     },
-    { header: 'Labels', className: 'share', cell: (job) => <JobLabels job={job} /> },
+    { header: 'Labels', cell: (job) => <JobLabels job={job} /> },
   ];
 
+  // `print-jobs`: long names wrap, so the row's buttons stay on screen at 1280 px.
   return (
-    <DataTable
-      label="Print jobs"
-      columns={columns}
-      rows={jobs}
-      rowKey={(job) => job.id}
-      empty="Nothing has been printed yet."
-      actions={(job) =>
-        isActive(job) ? null : (
-          <>
-            {job.status === 'done' ? (
-              <a
-                className="btn btn--secondary"
-                href={printOutputUrl(job.id)}
-                download
-                aria-label={`Download ${FORMAT_LABELS[job.format]}: ${jobName(job)}`}
+    <div className="print-jobs">
+      <DataTable
+        label="Print jobs"
+        columns={columns}
+        rows={jobs}
+        rowKey={(job) => job.id}
+        empty="Nothing has been printed yet."
+        actions={(job) =>
+          isActive(job) ? null : (
+            <>
+              {job.status === 'done' ? (
+                <a
+                  className="btn btn--secondary"
+                  href={printOutputUrl(job.id)}
+                  download
+                  aria-label={`Download ${FORMAT_LABELS[job.format]}: ${jobName(job)}`}
+                >
+                  <DownloadMinimalisticIcon />
+                  {FORMAT_LABELS[job.format]}
+                </a>
+              ) : null}
+              <button
+                type="button"
+                className="icon-btn"
+                title="Reprint"
+                aria-label={`Reprint: ${jobName(job)}`}
+                aria-busy={reprinting === job.id || undefined}
+                disabled={reprinting !== null}
+                onClick={() => onReprint(job)}
               >
-                <DownloadMinimalisticIcon />
-                {FORMAT_LABELS[job.format]}
-              </a>
-            ) : null}
-            <button
-              type="button"
-              className="icon-btn"
-              title="Reprint"
-              aria-label={`Reprint: ${jobName(job)}`}
-              aria-busy={reprinting === job.id || undefined}
-              disabled={reprinting !== null}
-              onClick={() => onReprint(job)}
-            >
-              {reprinting === job.id ? <Spinner /> : <RestartIcon />}
-            </button>
-          </>
-        )
-      }
-    />
+                {reprinting === job.id ? <Spinner /> : <RestartIcon />}
+              </button>
+            </>
+          )
+        }
+      />
+    </div>
   );
 }

@@ -51,7 +51,7 @@ export function PrinterPage() {
   return (
     <>
       <PageHeader
-        title="Printing"
+        title="Print jobs"
         description="Print a code job’s codes on labels, as PDF or as ZPL for thermal printers."
       />
       <CardSection title="New print job">

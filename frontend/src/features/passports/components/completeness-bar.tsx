@@ -1,4 +1,4 @@
-/** A passport's completeness: a bar and its percentage. */
+/** A passport's completeness: a bar and its percentage (green when complete: that is good). */
 export function CompletenessBar({ value, label }: { value: number; label: string }) {
   return (
     <div className="completeness">
@@ -12,7 +12,7 @@ export function CompletenessBar({ value, label }: { value: number; label: string
         aria-valuetext={`${value}% complete`}
       >
         <div
-          className={`meter__bar ${value >= 100 ? 'meter__bar--full' : ''}`}
+          className={`meter__bar ${value >= 100 ? 'meter__bar--complete' : ''}`}
           style={{ width: `${value}%` }}
         />
       </div>

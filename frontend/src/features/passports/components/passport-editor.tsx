@@ -14,10 +14,12 @@ import {
   checkPassport,
   fieldVisibility,
   itemVisibility,
+  sectionAllPublic,
   toData,
   toModel,
   withFieldVisibility,
   withItemVisibility,
+  withSectionPublic,
   type PassportErrors,
   type PassportModel,
   type SectionKey,
@@ -67,6 +69,8 @@ export function PassportEditor({
   const [errors, setErrors] = useState<PassportErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // A lot without a passport of its own shows the product's: saving starts the lot's at 1.
+  const nextVersion = lot !== null && passport.lot === undefined ? 1 : passport.version + 1;
 
   const change = (edit: (m: PassportModel) => PassportModel) => setModel((m) => edit(m));
   const setText = (key: string, value: string) =>
@@ -96,7 +100,7 @@ export function PassportEditor({
     const result = await savePassport(productId, lot, toData(model));
     setBusy(false);
     if (result.ok) {
-      toast.success(`Passport saved as version ${result.data.version}.`);
+      toast.success(`Version ${result.data.version} published.`);
       onSaved(result.data);
     } else {
       setFailure(result.message);
@@ -105,12 +109,22 @@ export function PassportEditor({
 
   const section = (key: SectionKey, children: ReactNode) => (
     <CardSection title={SECTION_TITLES[key]} key={key}>
-      <VisibilitySwitch
-        text="Public by default"
-        of={SECTION_TITLES[key]}
-        value={model.visibility[key]}
-        onChange={(v) => setVisibility(key, v)}
-      />
+      <div className="passport-section__visibility">
+        <VisibilitySwitch
+          text="Public by default"
+          of={SECTION_TITLES[key]}
+          value={model.visibility[key]}
+          onChange={(v) => setVisibility(key, v)}
+        />
+        <Button
+          variant="secondary"
+          aria-label={`Make all public (${SECTION_TITLES[key]})`}
+          disabled={sectionAllPublic(model, key)}
+          onClick={() => change((m) => withSectionPublic(m, key))}
+        >
+          Make all public
+        </Button>
+      </div>
       {children}
     </CardSection>
   );
@@ -188,10 +202,11 @@ export function PassportEditor({
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Passport" className="passport-form">
       {failure ? <ErrorAlert>{failure}</ErrorAlert> : null}
-      <p className="muted">
-        Anyone who scans the product sees the public fields on its scan page. A section’s “Public by
-        default” switch sets its fields and entries; each one’s own “Public” switch can differ from
-        it.
+      <p className="muted" data-testid="public-meaning">
+        <strong>Public</strong> means anyone who scans the product sees it on its scan page;
+        everything else stays restricted to your organisation. A section’s “Public by default”
+        switch sets its fields and entries, each one’s own “Public” switch can differ from it, and
+        “Make all public” makes the whole section public.
       </p>
       {section('identification', textFields('identification'))}
       {LINK_SECTIONS.map((key) =>
@@ -256,7 +271,7 @@ export function PassportEditor({
       )}
       {section('repair', textFields('repair'))}
       {section('recycling', textFields('recycling'))}
-      <FormActions busy={busy} submitLabel="Save as a new version" />
+      <FormActions busy={busy} submitLabel={`Publish version ${nextVersion}`} />
     </form>
   );
 }

@@ -83,7 +83,7 @@ describe('PassportPage', () => {
 
     const eori = () => within(form).getByRole('textbox', { name: /EORI number/ });
     await user.type(eori(), 'de12');
-    await user.click(within(form).getByRole('button', { name: 'Save as a new version' }));
+    await user.click(within(form).getByRole('button', { name: 'Publish version 3' }));
     expect(await within(form).findByText(/2-letter country code/)).toBeInTheDocument();
     expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
 
@@ -94,7 +94,7 @@ describe('PassportPage', () => {
     await user.type(materials.getByLabelText('Material'), 'Leather');
     await user.type(materials.getByLabelText('Share (%)'), '60');
     await user.click(materials.getByRole('checkbox', { name: 'Public by default (Materials)' }));
-    await user.click(within(form).getByRole('button', { name: 'Save as a new version' }));
+    await user.click(within(form).getByRole('button', { name: 'Publish version 3' }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1));
     const sent = calls.find((c) => c.method === 'PUT')!.body as PassportData;
     expect(sent.importer).toEqual({
@@ -107,6 +107,41 @@ describe('PassportPage', () => {
       visibility: 'public',
       items: [{ name: 'Leather', share_percent: 60 }],
     });
+  });
+
+  it('names the missing fields by their labels and turns a full bar green', async () => {
+    setup();
+    await screen.findByRole('form', { name: 'Passport' });
+    expect(
+      screen.getByText('Still missing: Identification: Commodity code (HS/CN).'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/identification\.commodity_code/)).not.toBeInTheDocument();
+    // What "public" means is said once, at the top of the editor.
+    expect(screen.getAllByText(/means anyone who scans the product/)).toHaveLength(1);
+  });
+
+  it('makes a whole section public in one go', async () => {
+    const { user, calls } = setup();
+    const form = await screen.findByRole('form', { name: 'Passport' });
+    const importer = within(screen.getByRole('region', { name: 'Importer' }));
+    // Public already: nothing to do.
+    expect(importer.getByRole('button', { name: 'Make all public (Importer)' })).toBeDisabled();
+    await user.click(importer.getByRole('checkbox', { name: 'Public (Importer: Contact)' }));
+    expect(
+      importer.getByRole('checkbox', { name: 'Public (Importer: Contact)' }),
+    ).not.toBeChecked();
+    const repair = within(screen.getByRole('region', { name: 'Repair' }));
+    await user.click(repair.getByRole('button', { name: 'Make all public (Repair)' }));
+    expect(repair.getByRole('checkbox', { name: 'Public by default (Repair)' })).toBeChecked();
+    await user.click(importer.getByRole('button', { name: 'Make all public (Importer)' }));
+    expect(importer.getByRole('checkbox', { name: 'Public (Importer: Contact)' })).toBeChecked();
+    await user.click(within(form).getByRole('button', { name: 'Publish version 3' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1));
+    const sent = calls.find((c) => c.method === 'PUT')!.body as PassportData;
+    expect(sent.importer.visibility).toBe('public');
+    expect(sent.importer.field_visibility).toEqual({});
+    expect(sent.repair.visibility).toBe('public');
+    expect(await screen.findByText('Version 3 published.')).toBeInTheDocument();
   });
 
   it('sets each field and entry public or restricted on its own', async () => {
@@ -147,7 +182,7 @@ describe('PassportPage', () => {
     await user.click(entry);
     expect(entry).toBeChecked();
 
-    await user.click(within(form).getByRole('button', { name: 'Save as a new version' }));
+    await user.click(within(form).getByRole('button', { name: 'Publish version 3' }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1));
     const sent = calls.find((c) => c.method === 'PUT')!.body as PassportData;
     expect(sent.importer).toEqual({

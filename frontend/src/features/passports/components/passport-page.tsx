@@ -18,6 +18,7 @@ import {
   type Passport,
   type PassportVersionInfo,
 } from '../api/passports-api';
+import { missingFieldLabel } from '../passport-form';
 import { CompletenessBar } from './completeness-bar';
 import { PassportEditor } from './passport-editor';
 import { PassportView } from './passport-view';
@@ -154,7 +155,9 @@ function PassportScreen({ productId, lot }: { productId: string; lot: string | n
               </p>
               <CompletenessBar value={passport.completeness} label="Completeness" />
               {passport.missing.length > 0 ? (
-                <p className="muted">Still missing: {passport.missing.join(', ')}.</p>
+                <p className="muted">
+                  Still missing: {passport.missing.map(missingFieldLabel).join(', ')}.
+                </p>
               ) : null}
             </CardSection>
             <PassportEditor

@@ -1,4 +1,4 @@
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, useEffect, useEffectEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ApiResultView } from '@/components/ui/api-result-view';
 import { CardSection } from '@/components/ui/card-section';
@@ -81,12 +81,26 @@ function ProductAttributes({ product }: { product: Product }) {
 export function ProductDetailPage({
   id,
   sections,
+  refreshKey = 0,
 }: {
   id: string;
   sections?: (product: Product) => ReactNode;
+  /** A change here asks for the product again, quietly (its sample code after a code job). */
+  refreshKey?: number;
 }) {
   const role = useAppStore((s) => s.auth.user?.role);
   const { result, reload, update } = useApiResult(() => fetchProduct(id));
+  const refreshed = useEffectEvent((product: Product) => update(() => product));
+  useEffect(() => {
+    if (refreshKey === 0) return;
+    let active = true;
+    void fetchProduct(id).then((next) => {
+      if (active && next.ok) refreshed(next.data);
+    });
+    return () => {
+      active = false;
+    };
+  }, [id, refreshKey]);
   const product = result?.ok ? result.data : null;
   const canEdit = canChangeProducts(role) && product !== null && !product.archived_at;
 
