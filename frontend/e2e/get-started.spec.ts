@@ -1,8 +1,8 @@
-import { expect, test, type Browser } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import {
   createProductViaApi,
-  csrfToken,
   demo,
+  newBrand,
   seriousViolations,
   signIn,
   unique,
@@ -15,29 +15,6 @@ import {
  * with the organisation's name, and keeps the pages that do not work yet
  * apart from the working ones.
  */
-
-/** A new brand of this test (onboarded by the platform admin): its admin's email and password. */
-async function newBrand(browser: Browser, name: string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  try {
-    await signIn(page, demo.platform);
-    const clientId = unique('gs').replace(/-/g, '_').slice(0, 30);
-    const admin = {
-      name: 'First Admin',
-      email: `admin@${clientId.replace(/_/g, '-')}.test`,
-      password: 'first-run-admin-1',
-    };
-    const created = await page.request.post('/api/platform/tenants', {
-      data: { clientId, name, kind: 'brand', userLimit: 2, admin },
-      headers: { 'x-csrf-token': await csrfToken(page) },
-    });
-    expect(created.status(), await created.text()).toBe(201);
-    return admin;
-  } finally {
-    await context.close();
-  }
-}
 
 test('a new brand’s dashboard: its name, a checklist to start with, working tiles only', async ({
   page,

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { expect, type Browser, type Page, type TestInfo } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -232,4 +232,31 @@ export async function productWithCodes(
   });
   expect(codes).toHaveLength(quantity);
   return { ...product, name, codes };
+}
+
+/**
+ * A new brand organisation of this test, onboarded through the API by the
+ * platform admin (in a context of its own); returns its first admin's
+ * email and password.
+ */
+export async function newBrand(browser: Browser, name: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await signIn(page, demo.platform);
+    const clientId = unique('gs').replace(/-/g, '_').slice(0, 30);
+    const admin = {
+      name: 'First Admin',
+      email: `admin@${clientId.replace(/_/g, '-')}.test`,
+      password: 'first-run-admin-1',
+    };
+    const created = await page.request.post('/api/platform/tenants', {
+      data: { clientId, name, kind: 'brand', userLimit: 2, admin },
+      headers: { 'x-csrf-token': await csrfToken(page) },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    return admin;
+  } finally {
+    await context.close();
+  }
 }
