@@ -58,10 +58,15 @@ test('client A: a batch file with an unknown serial shows its per-row problem; A
   expect(answer.status()).toBe(200);
   expect(await answer.text()).toContain('No code of your organisation has this serial');
 
-  // The reports: the history of uploads, each with its outcome and its result.
+  // The reports: the history of uploads, each with its outcome and its
+  // result, and under it the file uploader the spec puts on this page.
   await page.goto('/clientA/reports');
   await expect(page.getByRole('heading', { level: 1, name: 'Batch reports' })).toBeVisible();
-  await expect(page.getByLabel('Batch file (CSV or XLSX)')).toHaveCount(0);
+  await expect(
+    page
+      .getByRole('region', { name: 'Upload a batch file' })
+      .getByLabel('Batch file (CSV or XLSX)'),
+  ).toHaveCount(1);
   const history = page.getByRole('table', { name: 'Batch update history' });
   const row = history.getByRole('row').filter({ hasText: name });
   await expect(row).toContainText('Check');

@@ -6,8 +6,9 @@ import { useCanOpen } from '@/hooks/use-access';
 
 /**
  * `/clientA/reports`: the history of client A's batch uploads, each with
- * its outcome and its result file. Files are uploaded on the batch update
- * page (`/gme/batchUpdate`).
+ * its outcome and its result file, and the file uploader (the spec's "shows
+ * a file uploader"). The batch update page (`/gme/batchUpdate`) leads with
+ * the uploader and explains a file's columns and templates.
  */
 export function Component() {
   const canOpen = useCanOpen();
@@ -19,8 +20,8 @@ export function Component() {
         description="Every batch upload of your organisation, newest first: who sent it, when, its rows and outcome, and its result to download."
         actions={
           upload ? (
-            <Link className="btn btn--primary" to={paths.gmeBatchUpdate.href()}>
-              Upload a batch file
+            <Link className="btn btn--secondary" to={paths.gmeBatchUpdate.href()}>
+              Batch update page
             </Link>
           ) : null
         }

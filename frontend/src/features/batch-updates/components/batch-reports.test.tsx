@@ -57,5 +57,8 @@ describe('BatchReports', () => {
       'batch_number OTHER1 differs from lot PCM2611.',
     );
     expect(calls.some((c) => c.url.pathname === `/api/batch-updates/${UPDATE_ID}`)).toBe(true);
+    // The spec's "shows a file uploader", under the reports.
+    const upload = screen.getByRole('region', { name: 'Upload a batch file' });
+    expect(within(upload).getByRole('button', { name: 'Check file' })).toBeInTheDocument();
   });
 });
