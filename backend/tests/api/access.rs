@@ -151,6 +151,9 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             "updateOrganisation",
             (Allowed::OrgAdmins, Some(json!({"name": ""}))),
         ),
+        ("uploadOrganisationLogo", (Allowed::OrgAdmins, None)),
+        ("removeOrganisationLogo", (Allowed::OrgAdmins, None)),
+        ("getOrganisationLogo", (Allowed::TenantMembers, None)),
         ("listOtherAccounts", (Allowed::OrgAdmins, None)),
         (
             "manageOrgUser",
