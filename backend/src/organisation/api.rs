@@ -105,7 +105,11 @@ pub struct LogoUpload {
 
 /// The key the logo `id` of type `ext` is stored under, in `tenant`'s own
 /// prefix.
-pub fn logo_key(tenant: &crate::tenancy::TenantRef, id: Uuid, ext: &str) -> object_store::path::Path {
+pub fn logo_key(
+    tenant: &crate::tenancy::TenantRef,
+    id: Uuid,
+    ext: &str,
+) -> object_store::path::Path {
     Storage::key(tenant, "logos", id, ext)
 }
 
@@ -321,8 +325,12 @@ impl OrganisationApi {
                 serde_json::json!({ "logo": id, "type": kind.content_type() }),
             )
             .await?;
-            store::set_logo(&mut tx, Some((id, kind.extension())), caller.session.account_id)
-                .await?;
+            store::set_logo(
+                &mut tx,
+                Some((id, kind.extension())),
+                caller.session.account_id,
+            )
+            .await?;
             tx.commit().await?;
             Ok::<_, ApiError>(old)
         }

@@ -516,7 +516,9 @@ mod tests {
             Some(brand.clone()),
             Some("/r/brand/09506000134352/image/y.png"),
         );
-        assert!(html.contains("A product of</span> &lt;img src=x onerror=alert(1)&gt; &amp; Co</p>"));
+        assert!(
+            html.contains("A product of</span> &lt;img src=x onerror=alert(1)&gt; &amp; Co</p>")
+        );
         assert!(html.contains(
             "<img src=\"/r/brand/09506000134352/logo/x.png\" alt=\"&lt;img src=x onerror=alert(1)&gt; &amp; Co logo\">"
         ));
