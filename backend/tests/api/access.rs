@@ -288,6 +288,7 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
         ("summarizeCodesBulk", (Allowed::ClientBMembers, None)),
         ("listCodeLots", (Allowed::BrandAndClientMembers, None)),
         ("brandScans", (Allowed::BrandMembersAndPlatform, None)),
+        ("codeScans", (Allowed::BrandMembers, None)),
         ("scanAnalytics", (Allowed::BrandMembers, None)),
         ("listPassports", (Allowed::BrandMembers, None)),
         ("getPassport", (Allowed::BrandMembers, None)),
