@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import {
   archiveViaApi,
+  csrfToken,
   demo,
   productWithCodes,
   screenshot,
@@ -128,5 +129,73 @@ test('a malformed link says it cannot be checked, on a phone, without CSP violat
     expect(csp).toEqual([]);
   } finally {
     await consumer.context().close();
+  }
+});
+
+/** A valid 2×1 RGB PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAADUlEQVR4nGP4zwAEAf8HAAH/4iOeWQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+test('the brand on the scan page: set in /configuration, shown with the product image, CSP clean', async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  await signIn(page, demo.acmeAdmin);
+  const product = await productWithCodes(page, 1);
+  const image = await page.request.post(`/api/products/${product.id}/images`, {
+    multipart: { file: { name: 'pack.png', mimeType: 'image/png', buffer: PNG } },
+    headers: { 'x-csrf-token': await csrfToken(page) },
+  });
+  expect(image.status(), await image.text()).toBe(201);
+
+  // /configuration: a file that is not an image is refused before sending;
+  // a PNG is uploaded and previewed.
+  await page.goto('/configuration');
+  const section = page.getByRole('region', { name: 'Brand on the scan page' });
+  await expect(section).toBeVisible();
+  const upload = section.getByLabel(/Upload a logo|Replace the logo/);
+  await upload.setInputFiles({
+    name: 'logo.svg',
+    mimeType: 'image/svg+xml',
+    buffer: Buffer.from('<svg/>'),
+  });
+  await expect(section.getByRole('alert')).toContainText('is not a PNG, JPEG or WebP image');
+  await upload.setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+  await section.getByRole('button', { name: 'Upload logo' }).click();
+  const preview = section.getByRole('img', { name: /logo$/ });
+  await expect(preview).toBeVisible();
+  expect(await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  const consumer = await phone(browser);
+  try {
+    const csp = watchCsp(consumer);
+    const answer = await consumer.goto(product.codes[0]!.path);
+    expect(answer?.status()).toBe(200);
+    const brand = consumer.locator('header.brand');
+    await expect(brand).toContainText('A product of');
+    const logo = brand.getByRole('img', { name: /logo$/ });
+    await expect(logo).toBeVisible();
+    expect(await logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
+    const photo = consumer.getByRole('img', { name: `Photo of ${product.name}` });
+    await expect(photo).toBeVisible();
+    expect(await photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
+    expect(await horizontalOverflow(consumer)).toBeLessThanOrEqual(0);
+    expect(await seriousViolations(consumer)).toEqual([]);
+    await screenshot(consumer, testInfo, 'scan-page-brand');
+    expect(csp).toEqual([]);
+  } finally {
+    await consumer.context().close();
+    // The demo brand keeps no logo: other tests see it as it was.
+    await page.goto('/configuration');
+    await page
+      .getByRole('region', { name: 'Brand on the scan page' })
+      .getByRole('button', { name: 'Remove logo' })
+      .click();
+    await expect(page.getByText(/No logo yet/)).toBeVisible();
+    await archiveViaApi(page, product.id).catch(() => undefined);
   }
 });

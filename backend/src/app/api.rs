@@ -56,6 +56,8 @@ pub const BODY_LIMITS: BodyLimits = BodyLimits {
     larger: &[
         // A 5 MB image and its multipart framing.
         ("addProductImage", 5 * 1024 * 1024 + 64 * 1024),
+        // The organisation's logo: the same rules as a product image.
+        ("uploadOrganisationLogo", 5 * 1024 * 1024 + 64 * 1024),
         // 5000 products with long descriptions.
         ("importProducts", 4 * 1024 * 1024),
         // An EPCIS document of up to 1,000 events.

@@ -147,7 +147,12 @@ pub fn routes(
         .nest("/api/docs", docs)
         .at("/api/openapi.yaml", spec)
         .nest("/api", api)
-        .at("/r/scan.js", poem::get(crate::scans::page::script));
+        .at("/r/scan.js", poem::get(crate::scans::page::script))
+        // The brand's logo and the product's first image on the scan page.
+        .at(
+            "/r/brand/:gtin/:asset/:name",
+            poem::get(crate::scans::identity::brand_file),
+        );
     // The public routes an app calls without signing in, as their contract
     // describes them (`public.rs`): the resolver of GS1 Digital Link URIs
     // (issue 9), the scan page's review form and its "share my place".

@@ -2,17 +2,23 @@
 //! (the /configuration and /ui/table pages).
 
 use poem::web::Data;
-use poem_openapi::payload::Json;
-use poem_openapi::{Object, OpenApi};
+use poem_openapi::param::Path;
+use poem_openapi::payload::{Binary, Json, Response};
+use poem_openapi::types::multipart::Upload;
+use poem_openapi::{Multipart, Object, OpenApi};
+use uuid::Uuid;
 
 use super::{get_started, store};
 use crate::audit;
-use crate::http::error::{AccessError, ApiError, WriteError};
+use crate::http::error::{AccessError, ApiError, LookupError, WriteError};
 use crate::http::input::Text;
 use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
+use crate::products::ImageKind;
+use crate::products::api::{IMAGE_CSP, ImageFile, parse_image_name};
+use crate::storage::Storage;
 use crate::tenants::{MODULES, OrganisationName, TenantKind};
 
 #[derive(Default)]
@@ -42,6 +48,10 @@ pub struct Organisation {
     /// The organisation's display name (kept in its own schema; its admins
     /// may change it).
     pub name: String,
+    /// The organisation's logo, shown with its name on the consumer's scan
+    /// page (`/api/organisation/logo/{id}.{ext}`); absent when it has none.
+    #[oai(rename = "logoUrl", skip_serializing_if_is_none)]
+    pub logo_url: Option<String>,
     pub kind: TenantKind,
     pub status: String,
     #[oai(rename = "userLimit")]
@@ -85,6 +95,33 @@ pub struct GetStartedUpdate {
     pub dismissed: bool,
 }
 
+/// The organisation's logo file.
+#[derive(Multipart, Debug)]
+#[oai(deny_unknown_fields)]
+pub struct LogoUpload {
+    /// A PNG, JPEG or WebP image of at most 5 MB (the product images' rules).
+    pub file: Upload,
+}
+
+/// The key the logo `id` of type `ext` is stored under, in `tenant`'s own
+/// prefix.
+pub fn logo_key(
+    tenant: &crate::tenancy::TenantRef,
+    id: Uuid,
+    ext: &str,
+) -> object_store::path::Path {
+    Storage::key(tenant, "logos", id, ext)
+}
+
+/// The logo's URL for the organisation's own pages.
+fn logo_url(id: Uuid, ext: &str) -> String {
+    format!("/api/organisation/logo/{id}.{ext}")
+}
+
+fn no_logo() -> ApiError {
+    ApiError::not_found("Your organisation has no such logo.")
+}
+
 #[derive(Object, Debug)]
 pub struct OrganisationUpdate {
     pub name: Text<OrganisationName>,
@@ -95,13 +132,14 @@ impl OrganisationApi {
         let tenant = &caller.tenant;
         let facts = store::tenant_facts(&state.db.platform, tenant.id).await?;
         let mut conn = state.db.read_tenant(tenant).await?;
-        let name = store::display_name(&mut conn).await?;
+        let (name, logo) = store::brand_identity(&mut conn).await?;
         let products = crate::products::store::count_active(&mut conn).await?;
         let codes = crate::codes::store::reserved_codes(&mut conn).await?;
         drop(conn);
         Ok(Organisation {
             client_id: tenant.client_id.clone(),
             name,
+            logo_url: logo.map(|(id, ext)| logo_url(id, &ext)),
             kind: tenant.kind,
             status: facts.status,
             user_limit: facts.user_limit,
@@ -242,5 +280,142 @@ impl OrganisationApi {
             .await?;
         tx.commit().await?;
         Ok(JsonOk(load_get_started(&state, &caller).await?))
+    }
+
+    /// Set the organisation's logo (organisation admins), shown with its
+    /// name on the consumer's scan page: a PNG, JPEG or WebP of at most
+    /// 5 MB, read from its content as product images are. It replaces the
+    /// logo before it.
+    // The new file is stored first, then the row changes in one transaction
+    // with its audit record; the old file is removed after the commit (a
+    // failed removal leaves an unreachable file, never a broken logo).
+    #[oai(
+        path = "/organisation/logo",
+        method = "put",
+        operation_id = "uploadOrganisationLogo"
+    )]
+    async fn upload_logo(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        body: LogoUpload,
+    ) -> Result<JsonOk<Organisation>, WriteError> {
+        let tenant = &caller.tenant;
+        let bytes = body
+            .file
+            .into_vec()
+            .await
+            .map_err(|_| ApiError::invalid_input("The file could not be read."))?;
+        let kind = ImageKind::check(&bytes)?;
+        let id = Uuid::new_v4();
+        let key = logo_key(tenant, id, kind.extension());
+        state
+            .storage
+            .put(&key, bytes)
+            .await
+            .map_err(ApiError::internal)?;
+        let replaced = async {
+            let mut tx = state.db.begin_tenant(tenant).await?;
+            let old = store::lock_logo(&mut tx).await?;
+            audit::record_own_tenant(
+                &mut tx,
+                &caller.actor,
+                "organisation.logo",
+                &tenant.client_id,
+                serde_json::json!({ "logo": id, "type": kind.content_type() }),
+            )
+            .await?;
+            store::set_logo(
+                &mut tx,
+                Some((id, kind.extension())),
+                caller.session.account_id,
+            )
+            .await?;
+            tx.commit().await?;
+            Ok::<_, ApiError>(old)
+        }
+        .await;
+        match replaced {
+            Ok(old) => {
+                if let Some((old_id, old_ext)) = old {
+                    let old_key = logo_key(tenant, old_id, &old_ext);
+                    if let Err(err) = state.storage.delete(&old_key).await {
+                        tracing::warn!(error = %err, "an old logo file could not be removed");
+                    }
+                }
+                Ok(JsonOk(Self::load(&state, &caller).await?))
+            }
+            Err(err) => {
+                let _ = state.storage.delete(&key).await;
+                Err(err.into())
+            }
+        }
+    }
+
+    /// Remove the organisation's logo (organisation admins); the scan page
+    /// then shows the name alone. Nothing happens when there is none.
+    #[oai(
+        path = "/organisation/logo",
+        method = "delete",
+        operation_id = "removeOrganisationLogo"
+    )]
+    async fn remove_logo(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+    ) -> Result<JsonOk<Organisation>, WriteError> {
+        let tenant = &caller.tenant;
+        let mut tx = state.db.begin_tenant(tenant).await?;
+        let old = store::lock_logo(&mut tx).await?;
+        if old.is_some() {
+            audit::record_own_tenant(
+                &mut tx,
+                &caller.actor,
+                "organisation.logo_removed",
+                &tenant.client_id,
+                serde_json::json!({}),
+            )
+            .await?;
+            store::set_logo(&mut tx, None, caller.session.account_id).await?;
+        }
+        tx.commit().await?;
+        if let Some((old_id, old_ext)) = old {
+            let old_key = logo_key(tenant, old_id, &old_ext);
+            if let Err(err) = state.storage.delete(&old_key).await {
+                tracing::warn!(error = %err, "a logo file could not be removed");
+            }
+        }
+        Ok(JsonOk(Self::load(&state, &caller).await?))
+    }
+
+    /// The organisation's logo, as stored (the `logoUrl` of the
+    /// organisation).
+    #[oai(
+        path = "/organisation/logo/:name",
+        method = "get",
+        operation_id = "getOrganisationLogo"
+    )]
+    async fn get_logo(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        /// `{uuid}.{png|jpg|webp}`, as in the organisation's `logoUrl`.
+        name: Path<String>,
+    ) -> Result<Response<ImageFile>, LookupError> {
+        let (id, kind) = parse_image_name(&name.0).ok_or_else(no_logo)?;
+        let current = {
+            let mut conn = state.db.read_tenant(&caller.tenant).await?;
+            store::logo(&mut conn).await?
+        };
+        if current != Some((id, kind.extension().to_string())) {
+            return Err(no_logo().into());
+        }
+        let key = logo_key(&caller.tenant, id, kind.extension());
+        let (body, _) = state.storage.get(&key).await.map_err(|err| match err {
+            object_store::Error::NotFound { .. } => no_logo(),
+            other => ApiError::internal(other),
+        })?;
+        Ok(Response::new(ImageFile::Ok(Binary(body), IMAGE_CSP.into()))
+            .header("content-type", kind.content_type()))
     }
 }

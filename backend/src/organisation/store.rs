@@ -119,3 +119,51 @@ pub async fn set_get_started_dismissed(
     }
     Ok(())
 }
+
+/// Tenant schema: the organisation's logo, `(id, extension)`, if it has one.
+pub async fn logo(conn: &mut PgConnection) -> Result<Option<(Uuid, String)>, sqlx::Error> {
+    let row: (Option<Uuid>, Option<String>) =
+        sqlx::query_as("SELECT logo_id, logo_ext FROM org_settings")
+            .fetch_one(conn)
+            .await?;
+    Ok(row.0.zip(row.1))
+}
+
+/// Tenant schema: the organisation's logo, locked until the transaction
+/// ends (so two uploads replace it one after the other).
+pub async fn lock_logo(conn: &mut PgConnection) -> Result<Option<(Uuid, String)>, sqlx::Error> {
+    let row: (Option<Uuid>, Option<String>) =
+        sqlx::query_as("SELECT logo_id, logo_ext FROM org_settings FOR UPDATE")
+            .fetch_one(conn)
+            .await?;
+    Ok(row.0.zip(row.1))
+}
+
+/// Tenant schema: sets (or, with `None`, clears) the organisation's logo.
+pub async fn set_logo(
+    conn: &mut PgConnection,
+    logo: Option<(Uuid, &str)>,
+    by: Uuid,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE org_settings SET logo_id = $1, logo_ext = $2, updated_at = now(), updated_by = $3",
+    )
+    .bind(logo.map(|l| l.0))
+    .bind(logo.map(|l| l.1))
+    .bind(by)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Tenant schema: what the scan page shows of the brand: its display name
+/// and its logo `(id, extension)`.
+pub async fn brand_identity(
+    conn: &mut PgConnection,
+) -> Result<(String, Option<(Uuid, String)>), sqlx::Error> {
+    let row: (String, Option<Uuid>, Option<String>) =
+        sqlx::query_as("SELECT display_name, logo_id, logo_ext FROM org_settings")
+            .fetch_one(conn)
+            .await?;
+    Ok((row.0, row.1.zip(row.2)))
+}

@@ -245,3 +245,13 @@ pub async fn set_sample_code(
         .await?;
     Ok(())
 }
+
+/// The first image (its stored URL) of the active product `id`, if it has
+/// one: the one its scan page shows.
+pub async fn first_image(conn: &mut PgConnection, id: Uuid) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT image_urls[1] FROM products WHERE id = $1 AND archived_at IS NULL")
+        .bind(id)
+        .fetch_optional(conn)
+        .await
+        .map(Option::flatten)
+}

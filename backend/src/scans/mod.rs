@@ -27,6 +27,7 @@ pub mod api;
 pub mod compressed;
 pub mod geo;
 pub mod holders;
+pub mod identity;
 pub mod ingest;
 pub mod links;
 pub mod locate;

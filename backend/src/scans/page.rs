@@ -38,6 +38,19 @@ pub struct ScanView<'a> {
     /// The product's journey as the public sees it: (date, step), oldest
     /// first; where it happened is the brand's business.
     pub journey: Vec<(String, String)>,
+    /// The brand whose product it is: its display name and its logo's URL.
+    pub brand: Option<Brand>,
+    /// The URL of the product's first image, if it has one.
+    pub product_image_url: Option<String>,
+}
+
+/// The brand as its scan page shows it (issue 21).
+#[derive(Clone, Debug)]
+pub struct Brand {
+    /// The organisation's display name (the staff greeting's).
+    pub name: String,
+    /// `/r/brand/{gtin}/logo/{id}.{ext}`, when it has a logo.
+    pub logo_url: Option<String>,
 }
 
 /// A product's visible reviews as its scan page shows them.
@@ -69,7 +82,11 @@ select,textarea{width:100%;font:inherit;padding:.5rem;border:1px solid #b8c0cc;b
 button{margin-top:.75rem;font:inherit;font-weight:600;padding:.6rem 1.2rem;border:0;border-radius:8px;background:#1c4fa0;color:#fff}\
 blockquote{margin:.5rem 0;padding:.5rem .75rem;border-left:3px solid #d0d6de;white-space:pre-wrap;overflow-wrap:anywhere}\
 .ok{background:#1f7a3d}\
-footer{text-align:center;color:#5a6472;font-size:.8rem;padding:1rem}";
+footer{text-align:center;color:#5a6472;font-size:.8rem;padding:1rem}\
+.brand{display:flex;align-items:center;gap:.75rem;margin:0 0 1rem}\
+.brand img{max-height:3rem;max-width:8rem;object-fit:contain}\
+.brand p{margin:0;font-weight:600;font-size:1.1rem;overflow-wrap:anywhere}\
+.photo{display:block;max-width:100%;max-height:16rem;margin:0 auto .75rem;border-radius:8px;object-fit:contain}";
 
 /// The page's CSP: its one inline style (by hash), its one script (from
 /// this origin, `/r/scan.js`) which may call this origin only.
@@ -179,14 +196,33 @@ pub fn scan_page(view: &ScanView<'_>) -> String {
             "The brand did not issue this code. This pack may be counterfeit: do not use it, and report it to the brand or the seller.",
         ),
     };
-    let mut body = format!(
+    let mut body = String::new();
+    if view.verdict != Verdict::NotRecognised
+        && let Some(brand) = &view.brand
+    {
+        brand_header(&mut body, brand);
+    }
+    let _ = write!(
+        body,
         "<div class=\"verdict {}\" role=\"status\"><h1>{}</h1><p>{}</p></div>",
         view.verdict.as_str(),
         escape(title),
         escape(line)
     );
     if view.verdict != Verdict::NotRecognised {
-        body.push_str("<section><h2>Product</h2><dl>");
+        body.push_str("<section><h2>Product</h2>");
+        if let Some(src) = &view.product_image_url {
+            let _ = write!(
+                body,
+                "<img class=\"photo\" src=\"{}\" alt=\"{}\">",
+                escape(src),
+                escape(&format!(
+                    "Photo of {}",
+                    view.product_name.unwrap_or("the product")
+                ))
+            );
+        }
+        body.push_str("<dl>");
         if let Some(name) = view.product_name {
             row(&mut body, "Name", name);
         }
@@ -256,6 +292,24 @@ pub fn scan_page(view: &ScanView<'_>) -> String {
         body.push_str("</dl></section>");
     }
     page(title, &body)
+}
+
+/// Whose product it is: the brand's logo (if any) and its name, as text.
+fn brand_header(body: &mut String, brand: &Brand) {
+    body.push_str("<header class=\"brand\">");
+    if let Some(src) = &brand.logo_url {
+        let _ = write!(
+            body,
+            "<img src=\"{}\" alt=\"{}\">",
+            escape(src),
+            escape(&format!("{} logo", brand.name))
+        );
+    }
+    let _ = write!(
+        body,
+        "<p><span class=\"muted\">A product of</span> {}</p></header>",
+        escape(&brand.name)
+    );
 }
 
 fn stars(rating: i16) -> String {
@@ -409,6 +463,8 @@ mod tests {
             }),
             passport_html: None,
             journey: vec![("2026-11-20".into(), "Shipped <b>".into())],
+            brand: None,
+            product_image_url: None,
         };
         let html = scan_page(&view);
         assert!(!html.contains("<script>"));
@@ -424,6 +480,66 @@ mod tests {
         assert!(html.contains("<dt><time datetime=\"2026-11-20\">2026-11-20</time></dt>"));
         assert!(SCRIPT.contains("time[datetime]"));
         assert!(CSP.contains("style-src 'sha256-"));
+    }
+
+    fn identity_view(verdict: Verdict, brand: Option<Brand>, image: Option<&str>) -> String {
+        scan_page(&ScanView {
+            verdict,
+            product_name: Some("Rice \"<b>"),
+            gtin: "09506000134352",
+            skuid: Some("S1"),
+            lot: None,
+            manufactured_on: None,
+            expires_on: None,
+            expired: false,
+            licence_number: None,
+            manufacturer: None,
+            scans_before: 0,
+            seen_before: false,
+            review_token: None,
+            reviews: None,
+            passport_html: None,
+            journey: Vec::new(),
+            brand,
+            product_image_url: image.map(str::to_string),
+        })
+    }
+
+    #[test]
+    fn the_brand_and_the_product_image_are_shown_escaped() {
+        let brand = Brand {
+            name: "<img src=x onerror=alert(1)> & Co".into(),
+            logo_url: Some("/r/brand/09506000134352/logo/x.png".into()),
+        };
+        let html = identity_view(
+            Verdict::Genuine,
+            Some(brand.clone()),
+            Some("/r/brand/09506000134352/image/y.png"),
+        );
+        assert!(
+            html.contains("A product of</span> &lt;img src=x onerror=alert(1)&gt; &amp; Co</p>")
+        );
+        assert!(html.contains(
+            "<img src=\"/r/brand/09506000134352/logo/x.png\" alt=\"&lt;img src=x onerror=alert(1)&gt; &amp; Co logo\">"
+        ));
+        assert!(html.contains(
+            "<img class=\"photo\" src=\"/r/brand/09506000134352/image/y.png\" alt=\"Photo of Rice &quot;&lt;b&gt;\">"
+        ));
+        assert_eq!(html.matches("<img").count(), 2);
+        // No logo, no image: the name alone, and no broken image.
+        let plain = identity_view(
+            Verdict::Genuine,
+            Some(Brand {
+                logo_url: None,
+                ..brand.clone()
+            }),
+            None,
+        );
+        assert!(plain.contains("A product of</span>"));
+        assert!(!plain.contains("<img"));
+        // A code the brand did not issue is not the brand's: no identity.
+        let fake = identity_view(Verdict::NotRecognised, Some(brand), Some("/x.png"));
+        assert!(!fake.contains("A product of") && !fake.contains("<img"));
     }
 
     #[test]

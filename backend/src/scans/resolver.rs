@@ -231,6 +231,9 @@ struct Outcome {
     journey: Vec<(String, String)>,
     /// A pharmaceutical pack's batch data and manufacturer (the page only).
     pack: Option<crate::batch_updates::store::PackDetails>,
+    /// The brand and the product's first image (the page only).
+    brand: Option<page::Brand>,
+    product_image_url: Option<String>,
 }
 
 /// A journey step's words for a consumer.
@@ -716,6 +719,8 @@ async fn record(
         passport_html: None,
         journey: Vec::new(),
         pack: None,
+        brand: None,
+        product_image_url: None,
     };
     let verdict = |suspicious: bool| {
         if suspicious {
@@ -801,11 +806,21 @@ async fn record(
     // Only the page shows the product's reviews, passport and journey; the
     // pack's batch data is on the page, and in the JSON of the clients'
     // codes (brands' codes get none: their hot path keeps its one statement).
+    let mut brand = None;
+    let mut product_image_url = None;
     let (reviews, passport_html, journey, pack) = if for_page {
         let mut conn = state.db.read_tenant(&tenant).await?;
         let (average, count, newest) =
             crate::reviews::store::for_scan_page(&mut conn, code.product_id, 3).await?;
         let (passport, journey) = public_story(&mut conn, &code).await?;
+        let (name, logo) = crate::organisation::store::brand_identity(&mut conn).await?;
+        brand = Some(page::Brand {
+            name,
+            logo_url: logo.map(|(id, ext)| super::identity::logo_url(&code.gtin, id, &ext)),
+        });
+        product_image_url = crate::products::store::first_image(&mut conn, code.product_id)
+            .await?
+            .and_then(|stored| super::identity::product_image_url(&code.gtin, &stored));
         let pack = match serial {
             Some(serial) => {
                 crate::batch_updates::store::pack_details(&mut conn, serial, code.product_id)
@@ -844,6 +859,8 @@ async fn record(
         passport_html,
         journey,
         pack,
+        brand,
+        product_image_url,
         code: Some(code),
     }))
 }
@@ -923,6 +940,8 @@ fn respond(req: &Request, link: &DigitalLink, outcome: &Outcome) -> Response {
         }),
         passport_html: outcome.passport_html.clone(),
         journey: outcome.journey.clone(),
+        brand: outcome.brand.clone(),
+        product_image_url: outcome.product_image_url.clone(),
     };
     html(StatusCode::OK, page::scan_page(&view))
 }

@@ -151,6 +151,9 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             "updateOrganisation",
             (Allowed::OrgAdmins, Some(json!({"name": ""}))),
         ),
+        ("uploadOrganisationLogo", (Allowed::OrgAdmins, None)),
+        ("removeOrganisationLogo", (Allowed::OrgAdmins, None)),
+        ("getOrganisationLogo", (Allowed::TenantMembers, None)),
         ("listOtherAccounts", (Allowed::OrgAdmins, None)),
         (
             "manageOrgUser",
@@ -285,6 +288,7 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
         ("summarizeCodesBulk", (Allowed::ClientBMembers, None)),
         ("listCodeLots", (Allowed::BrandAndClientMembers, None)),
         ("brandScans", (Allowed::BrandMembersAndPlatform, None)),
+        ("codeScans", (Allowed::BrandMembers, None)),
         ("scanAnalytics", (Allowed::BrandMembers, None)),
         ("listPassports", (Allowed::BrandMembers, None)),
         ("getPassport", (Allowed::BrandMembers, None)),

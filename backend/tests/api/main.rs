@@ -8,6 +8,7 @@ mod helpers;
 mod access;
 mod auth;
 mod batch_updates;
+mod brand_identity;
 mod code_download;
 mod codes;
 mod companies;

@@ -42,7 +42,7 @@ json_response!(
 
 /// Served as itself, never sniffed, and sandboxed should a browser open it
 /// as a document.
-const IMAGE_CSP: &str = "default-src 'none'; sandbox";
+pub const IMAGE_CSP: &str = "default-src 'none'; sandbox";
 
 #[derive(ApiResponse)]
 pub enum ImageFile {
@@ -64,7 +64,7 @@ fn no_such_image() -> ApiError {
 }
 
 /// The URL of a product's image, as `image_urls` holds it.
-fn image_url(product: Uuid, image: Uuid, kind: ImageKind) -> String {
+pub fn image_url(product: Uuid, image: Uuid, kind: ImageKind) -> String {
     format!(
         "/api/products/{product}/images/{image}.{}",
         kind.extension()
@@ -72,7 +72,7 @@ fn image_url(product: Uuid, image: Uuid, kind: ImageKind) -> String {
 }
 
 /// `{uuid}.{png|jpg|webp}`; None for anything else.
-fn parse_image_name(name: &str) -> Option<(Uuid, ImageKind)> {
+pub fn parse_image_name(name: &str) -> Option<(Uuid, ImageKind)> {
     let (id, ext) = name.rsplit_once('.')?;
     Some((Uuid::parse_str(id).ok()?, ImageKind::from_extension(ext)?))
 }

@@ -6,6 +6,6 @@ mod images;
 mod products;
 mod transfer;
 
-pub use images::ProductImagesApi;
+pub use images::{IMAGE_CSP, ImageFile, ProductImagesApi, image_url, parse_image_name};
 pub use products::{ProductList, ProductsApi};
 pub use transfer::ProductTransferApi;

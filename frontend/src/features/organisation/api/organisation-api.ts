@@ -24,3 +24,28 @@ export function renameOrganisation(name: string): Promise<ApiResult<Organisation
     'The name could not be saved.',
   );
 }
+
+/**
+ * Sets the organisation's logo (organisation admins): `file` already checked
+ * (a PNG, JPEG or WebP of at most 5 MB); it replaces the logo before it.
+ */
+export function uploadOrganisationLogo(file: File): Promise<ApiResult<Organisation>> {
+  return callApi(
+    (api) =>
+      api.PUT('/api/organisation/logo', {
+        // The contract types the binary part as a string; the browser sends the file.
+        body: { file: '' },
+        bodySerializer: () => {
+          const form = new FormData();
+          form.append('file', file);
+          return form;
+        },
+      }),
+    'The logo could not be uploaded.',
+  );
+}
+
+/** Removes the organisation's logo (organisation admins). */
+export function removeOrganisationLogo(): Promise<ApiResult<Organisation>> {
+  return callApi((api) => api.DELETE('/api/organisation/logo'), 'The logo could not be removed.');
+}

@@ -6,6 +6,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Stat } from '@/components/ui/stat';
 import { formatNumber } from '@/lib/format';
 import { useOrganisation, type Organisation } from '../api/organisation-api';
+import { BrandIdentity } from './brand-identity';
 import { RenameForm } from './rename-form';
 import { UsageMeter } from './usage-meter';
 
@@ -78,6 +79,10 @@ export function ConfigurationPage({ scanRules = null }: { scanRules?: ReactNode 
                 </dd>
               </dl>
             </CardSection>
+            <BrandIdentity
+              organisation={organisation}
+              onChanged={(changed) => update(() => changed)}
+            />
             <CardSection title="Modules">
               {organisation.modules.length === 0 ? (
                 <p className="muted">No modules are set up for your organisation.</p>
