@@ -56,6 +56,7 @@ pub mod codes;
 pub mod companies;
 pub mod epcis;
 pub mod labels;
+pub mod lots;
 pub mod organisation;
 pub mod passports;
 pub mod products;
