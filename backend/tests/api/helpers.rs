@@ -433,6 +433,53 @@ pub async fn download(c: &Client, path: &str) -> (StatusCode, String, Vec<u8>) {
     (status, kind, resp.bytes().await.unwrap().to_vec())
 }
 
+/// A valid 2×1 RGB PNG.
+pub const PNG: &[u8] = &[
+    137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 2, 0, 0, 0, 1, 8, 2, 0,
+    0, 0, 123, 64, 232, 221, 0, 0, 0, 13, 73, 68, 65, 84, 120, 156, 99, 248, 207, 0, 4, 255, 1, 7,
+    0, 1, 255, 226, 35, 158, 89, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130,
+];
+
+/// The start of a baseline JPEG: SOI, APP0 (JFIF) and SOF0 of a 3×2 image.
+pub fn jpeg() -> Vec<u8> {
+    let mut j = vec![0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10];
+    j.extend_from_slice(b"JFIF\0\x01\x01\x00\x00\x01\x00\x01\x00\x00");
+    j.extend_from_slice(&[0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x02, 0x00, 0x03, 0x03]);
+    j.extend_from_slice(&[1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
+    j.extend_from_slice(&[0xFF, 0xD9]);
+    j
+}
+
+/// Sends `bytes` as the multipart part `file` (named `name`, of type
+/// `mime`) with `method` to `path`: its status and JSON answer (`Null` when
+/// the answer is not JSON).
+pub async fn send_file(
+    c: &Client,
+    method: reqwest::Method,
+    path: &str,
+    name: &str,
+    mime: &str,
+    bytes: Vec<u8>,
+) -> (StatusCode, Value) {
+    let form = reqwest::multipart::Form::new().part(
+        "file",
+        reqwest::multipart::Part::bytes(bytes)
+            .file_name(name.to_string())
+            .mime_str(mime)
+            .unwrap(),
+    );
+    let resp = c
+        .http
+        .request(method, c.url(path))
+        .header("x-csrf-token", c.csrf.clone().unwrap())
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    let status = resp.status();
+    (status, resp.json().await.unwrap_or(Value::Null))
+}
+
 /// A code job run to its end.
 pub struct CodeJob {
     pub id: String,
