@@ -17,6 +17,7 @@ use crate::reviews::TokenKey;
 use crate::reviews::public::ReviewLimiter;
 use crate::scans::geo::IpPlaces;
 use crate::scans::holders::GtinHolders;
+use crate::scans::identity::BrandFileLimiter;
 use crate::scans::ingest::ScanWriters;
 use crate::scans::locate::LocateLimiter;
 use crate::scans::resolver::ScanLimiter;
@@ -38,6 +39,8 @@ pub struct DomainData {
     scan_limiter: ScanLimiter,
     /// Places one address may share per minute (`POST /r/locate`).
     locate_limiter: LocateLimiter,
+    /// Brand images (`/r/brand/…`) one address may fetch per minute.
+    brand_file_limiter: BrandFileLimiter,
     /// Reviews one address may send per minute.
     review_limiter: ReviewLimiter,
     /// Signs the review tokens of scans (derived from `DB_ROLE_SECRET`).
@@ -56,6 +59,7 @@ impl DomainData {
             ip_places,
             scan_limiter: ScanLimiter::new(settings.scan_rate_per_minute),
             locate_limiter: LocateLimiter(RateLimiter::new(settings.locate_rate_per_minute)),
+            brand_file_limiter: BrandFileLimiter::new(settings.scan_rate_per_minute),
             review_limiter: ReviewLimiter(RateLimiter::new(REVIEWS_PER_MINUTE)),
             review_key: TokenKey::derive(settings.db_role_secret.expose()),
         })
@@ -186,6 +190,7 @@ pub fn routes(
         .data(domains.ip_places)
         .data(domains.scan_limiter)
         .data(domains.locate_limiter)
+        .data(domains.brand_file_limiter)
         .data(domains.review_limiter)
         .data(domains.review_key)
         .into_endpoint()

@@ -19,6 +19,7 @@ use uuid::Uuid;
 
 use super::holders::GtinHolders;
 use super::store;
+use crate::http::rate_limit::RateLimiter;
 use crate::http::state::SharedState;
 use crate::products::ImageKind;
 use crate::products::api::{IMAGE_CSP, image_url, parse_image_name};
@@ -85,6 +86,20 @@ fn not_found() -> Response {
         .body("No such image.")
 }
 
+/// The brand images one address may fetch per minute: a scan page shows
+/// at most two (the logo and the product's image), so twice the scans an
+/// address may make, apart from the scans' own limit. Without it, anyone
+/// could make the server read files from the object store as fast as they
+/// can ask.
+#[derive(Clone)]
+pub struct BrandFileLimiter(RateLimiter);
+
+impl BrandFileLimiter {
+    pub fn new(scans_per_minute: u32) -> Self {
+        Self(RateLimiter::new(scans_per_minute.saturating_mul(2)))
+    }
+}
+
 /// `GET /r/brand/:gtin/:asset/:name`: the brand's logo or the product's
 /// first image, as the scan page shows them.
 #[handler]
@@ -93,7 +108,18 @@ pub async fn brand_file(
     Path((gtin, asset, name)): Path<(String, String, String)>,
     Data(state): Data<&SharedState>,
     Data(holders): Data<&GtinHolders>,
+    Data(limiter): Data<&BrandFileLimiter>,
 ) -> Response {
+    let ip = crate::http::guard::client_ip(req, state.settings.trust_proxy)
+        .and_then(|ip| ip.parse().ok());
+    if !limiter.0.allow(ip) {
+        return Response::builder()
+            .status(StatusCode::TOO_MANY_REQUESTS)
+            .content_type("text/plain; charset=utf-8")
+            .header(header::CACHE_CONTROL, "no-store")
+            .header(header::RETRY_AFTER, "60")
+            .body("Too many requests from your network. Please wait a minute.");
+    }
     let asset = match asset.as_str() {
         "logo" => Asset::Logo,
         "image" => Asset::Image,

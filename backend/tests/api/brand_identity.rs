@@ -276,3 +276,27 @@ async fn another_tenant_cannot_read_or_replace_the_logo() {
     let (_, org) = a.get("/api/organisation").await;
     assert_eq!(org["logoUrl"], url.as_str());
 }
+
+#[tokio::test]
+async fn an_address_fetches_brand_images_at_twice_its_scan_rate() {
+    // One scan a minute: a scan page's two images, then 429.
+    let app = TestApp::spawn_with(|s| s.scan_rate_per_minute = 1).await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (status, org) = upload_logo(&admin, "a.png", "image/png", PNG.to_vec()).await;
+    assert_eq!(status, StatusCode::OK, "{org}");
+    let (_, p) = admin.get("/api/organisation").await;
+    let (product, _) = product_with_codes(&admin, 1, None).await;
+    let (_, product) = admin.get(&format!("/api/products/{product}")).await;
+    let gtin = product["gtin"].as_str().unwrap();
+    let id = p["logoUrl"].as_str().unwrap().rsplit('/').next().unwrap();
+    let url = format!("{}/r/brand/{gtin}/logo/{id}", app.base);
+    for _ in 0..2 {
+        let (status, _, bytes) = public(&url).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(bytes, PNG);
+    }
+    let (status, _, body) = public(&url).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(String::from_utf8_lossy(&body).contains("wait a minute"));
+}
