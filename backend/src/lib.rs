@@ -60,6 +60,7 @@ pub mod lots;
 pub mod organisation;
 pub mod passports;
 pub mod products;
+pub mod quality;
 pub mod reviews;
 pub mod scans;
 pub mod tenants;

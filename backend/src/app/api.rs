@@ -20,6 +20,7 @@ use crate::labels::api::LabelsApi;
 use crate::organisation::api::OrganisationApi;
 use crate::passports::api::PassportsApi;
 use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
+use crate::quality::api::QualityApi;
 use crate::reviews::api::ReviewsApi;
 use crate::scans::api::ScansApi;
 use crate::tenants::api::TenantsApi;
@@ -49,6 +50,7 @@ pub type Apis = (
         CompaniesApi,
         BatchUpdatesApi,
     ),
+    QualityApi,
 );
 
 /// The operations whose bodies are not the guard's default 64 KiB ones.

@@ -44,6 +44,9 @@ pub enum ApiTags {
     /// Batch data (Schedule H2: batch number, dates, licence number)
     /// assigned to codes by file or form: the pharmaceutical clients.
     BatchUpdates,
+    /// Quality and compliance: inspections of lots (which hold or release
+    /// them), nonconformances and their CAPA, certificates of analysis.
+    Quality,
     /// What a consumer's or a partner's app calls without signing in,
     /// outside `/api`: the resolver's verdict on a code (its GS1 Digital
     /// Link), a review of the scanned product and the place of a scan.
