@@ -17,6 +17,7 @@ use crate::epcis::api::EpcisApi;
 use crate::http::health::HealthApi;
 use crate::http::operations::BodyLimits;
 use crate::labels::api::LabelsApi;
+use crate::lots::api::LotsApi;
 use crate::organisation::api::OrganisationApi;
 use crate::passports::api::PassportsApi;
 use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
@@ -50,6 +51,8 @@ pub type Apis = (
         CompaniesApi,
         BatchUpdatesApi,
     ),
+    // Issue 22: the lot register.
+    LotsApi,
     QualityApi,
 );
 

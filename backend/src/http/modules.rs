@@ -58,6 +58,8 @@ pub const fn module_of(tag: &ApiTags) -> Option<&'static str> {
         ApiTags::Passports => Some("dpp"),
         ApiTags::Epcis => Some("journey"),
         ApiTags::Companies | ApiTags::BatchUpdates => Some("client_tools"),
+        // The lot register belongs with the products it registers lots of.
+        ApiTags::Lots => Some("products"),
         ApiTags::Quality => Some("qa"),
     }
 }
@@ -79,6 +81,7 @@ pub const TAGS: &[ApiTags] = &[
     ApiTags::Passports,
     ApiTags::Companies,
     ApiTags::BatchUpdates,
+    ApiTags::Lots,
     ApiTags::Quality,
     ApiTags::Public,
 ];

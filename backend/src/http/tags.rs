@@ -44,6 +44,10 @@ pub enum ApiTags {
     /// Batch data (Schedule H2: batch number, dates, licence number)
     /// assigned to codes by file or form: the pharmaceutical clients.
     BatchUpdates,
+    /// The one lot register: every lot (batch) of a product, its dates and
+    /// its status (quarantine, released, held, rejected, recalled) with the
+    /// history of who changed it, when and why.
+    Lots,
     /// Quality and compliance: inspections of lots (which hold or release
     /// them), nonconformances and their CAPA, certificates of analysis.
     Quality,

@@ -349,6 +349,23 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
         ("getBatchUpdateResult", (Allowed::ClientMembers, None)),
         ("getBatchUpdateTemplateCsv", (Allowed::ClientMembers, None)),
         ("getBatchUpdateTemplateXlsx", (Allowed::ClientMembers, None)),
+        // The lot register (issue 22).
+        ("listLots", (Allowed::BrandAndClientMembers, None)),
+        ("getLot", (Allowed::BrandAndClientMembers, None)),
+        (
+            "createLot",
+            (
+                Allowed::BrandEditorsAndClientAdmins,
+                Some(json!({"product_id": none, "number": "L1"})),
+            ),
+        ),
+        (
+            "changeLotStatus",
+            (
+                Allowed::BrandEditorsAndClientAdmins,
+                Some(json!({"status": "held", "reason": "access walk"})),
+            ),
+        ),
         // Quality (issue 22): members inspect and read, editors run CAPAs.
         (
             "createInspection",

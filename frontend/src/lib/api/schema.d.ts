@@ -1387,6 +1387,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/lots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's lots, newest first (at most 500), of one product
+         *     and in one status when given. `expired` says whether a lot's expiry
+         *     date has passed.
+         */
+        get: operations["listLots"];
+        put?: never;
+        /**
+         * Register a lot of a product: its number (GS1 AI 10, unique per
+         *     product) and, optionally, its dates of manufacture and expiry. It
+         *     starts in `quarantine` when the product requires inspection, else
+         *     `released`; the registration is the first entry of its history.
+         */
+        post: operations["createLot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lots/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One lot with its status history, oldest change first. */
+        get: operations["getLot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lots/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a lot's status (hold it, release it, reject or recall it),
+         *     with the reason, which its history and the audit log keep with who
+         *     and when. A recalled or held lot's codes warn consumers on the scan
+         *     page. Answers the lot as it now is.
+         */
+        post: operations["changeLotStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/inspections": {
         parameters: {
             query?: never;
@@ -2730,6 +2796,55 @@ export interface components {
             expires_on?: string;
         };
         /**
+         * LotDetail
+         * @description A lot with its status history.
+         */
+        LotDetail: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** @description The product's GTIN-14. */
+            gtin: string;
+            /** @description GS1 AI 10: 1 to 20 characters of GS1's character set 82. */
+            number: string;
+            /** Format: date */
+            manufactured_on?: string;
+            /** Format: date */
+            expires_on?: string;
+            status: components["schemas"]["LotStatus"];
+            /**
+             * @description Its expiry date is before today (an expired lot cannot be used,
+             *     whatever its status).
+             */
+            expired: boolean;
+            /**
+             * Format: date-time
+             * @description When its status last changed (when it was registered, if never).
+             */
+            status_changed_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description Every change of its status, oldest first; the first is its
+             *     registration.
+             */
+            history: components["schemas"]["StatusHistoryEntry"][];
+        };
+        /**
+         * LotList
+         * @description The organisation's lots, newest first.
+         */
+        LotList: {
+            lots: components["schemas"]["RegisteredLot"][];
+            /**
+             * @description More lots match than listed (the oldest are left out): narrow the
+             *     list by product or status.
+             */
+            more: boolean;
+        };
+        /**
          * LotPassportSummary
          * @description A lot's own passport, in the list.
          */
@@ -2743,11 +2858,41 @@ export interface components {
             updated_at: string;
         };
         /**
+         * LotRegistration
+         * @description A lot to register.
+         */
+        LotRegistration: {
+            /**
+             * Format: uuid
+             * @description An active product of the organisation.
+             */
+            product_id: string;
+            /** @description The lot number (GS1 AI 10), unique per product. */
+            number: string;
+            /**
+             * Format: date
+             * @description Date of manufacture (GS1 AI 11).
+             */
+            manufactured_on?: string;
+            /**
+             * Format: date
+             * @description Expiry date (GS1 AI 17), after the date of manufacture.
+             */
+            expires_on?: string;
+        };
+        /**
          * @description Where a lot stands. Only a `released`, unexpired lot can be reserved,
          *     picked, consumed or shipped.
          * @enum {string}
          */
         LotStatus: "quarantine" | "released" | "held" | "rejected" | "recalled";
+        /** LotStatusChange */
+        LotStatusChange: {
+            /** @description The new status. */
+            status: components["schemas"]["LotStatus"] & unknown;
+            /** @description Why (1 to 500 characters): shown in the lot's history and audited. */
+            reason: string;
+        };
         /** @description The fields whose visibility differs from their section's: each one named here is public or restricted whatever the section's `visibility` says. A name that is no field of the section is refused (400). */
         ManufacturerFieldVisibility: {
             name?: components["schemas"]["Visibility"];
@@ -2933,6 +3078,13 @@ export interface components {
              * @description The company of the organisation it belongs to (`listCompanies`).
              */
             company_id?: string;
+            /**
+             * @description Its received and manufactured lots start in quarantine (default
+             *     false).
+             */
+            requires_inspection?: boolean;
+            /** @description The unit its quantities are counted in (default `each`). */
+            unit?: string;
         };
         /** NewTenant */
         NewTenant: {
@@ -3420,6 +3572,13 @@ export interface components {
              *     several companies, issue 10); absent when none.
              */
             company_id?: string;
+            /**
+             * @description Its received and manufactured lots start in `quarantine`, released
+             *     by a passing inspection or a decision with a reason.
+             */
+            requires_inspection: boolean;
+            /** @description The unit its quantities are counted in (`each`, `kg`, `l`, `m`, …). */
+            unit: string;
         };
         /**
          * ProductChange
@@ -3439,6 +3598,13 @@ export interface components {
              * @description Assigns it to this company of the organisation (`listCompanies`).
              */
             company_id?: string;
+            /**
+             * @description Its received and manufactured lots start in quarantine (lots
+             *     already registered keep their status).
+             */
+            requires_inspection?: boolean;
+            /** @description The unit its quantities are counted in. */
+            unit?: string;
         };
         /** ProductCodeCount */
         ProductCodeCount: {
@@ -3566,6 +3732,39 @@ export interface components {
             instructions?: string;
             /** @description E.g. "Fully recyclable in the paper stream". */
             recyclability?: string;
+        };
+        /**
+         * RegisteredLot
+         * @description A lot of the register as the API shows it (named `RegisteredLot` in
+         *     the contract: a code job's `Lot` is its number and dates only).
+         */
+        RegisteredLot: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** @description The product's GTIN-14. */
+            gtin: string;
+            /** @description GS1 AI 10: 1 to 20 characters of GS1's character set 82. */
+            number: string;
+            /** Format: date */
+            manufactured_on?: string;
+            /** Format: date */
+            expires_on?: string;
+            status: components["schemas"]["LotStatus"];
+            /**
+             * @description Its expiry date is before today (an expired lot cannot be used,
+             *     whatever its status).
+             */
+            expired: boolean;
+            /**
+             * Format: date-time
+             * @description When its status last changed (when it was registered, if never).
+             */
+            status_changed_at: string;
+            /** Format: date-time */
+            created_at: string;
         };
         /**
          * RemoveUser
@@ -3929,6 +4128,23 @@ export interface components {
          */
         Status: {
             status: string;
+        };
+        /**
+         * StatusHistoryEntry
+         * @description One change of a lot's status: from what (absent for its first status,
+         *     when it was registered), to what, why, who and when.
+         */
+        StatusHistoryEntry: {
+            from?: components["schemas"]["LotStatus"];
+            to: components["schemas"]["LotStatus"];
+            reason: string;
+            /** @description Who changed it, by name at the time ("brandops" for the system). */
+            who: string;
+            /**
+             * Format: date-time
+             * @description When.
+             */
+            at: string;
         };
         /**
          * @description A supply-chain step staff record in the app.
@@ -10762,6 +10978,349 @@ export interface operations {
              *     the same answer as an unknown one.
              */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listLots: {
+        parameters: {
+            query?: {
+                /** @description Only this product's lots. */
+                product_id?: string;
+                /** @description Only lots in this status. */
+                status?: components["schemas"]["LotStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisation's lots, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["LotList"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createLot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["LotRegistration"];
+            };
+        };
+        responses: {
+            /**
+             * @description Registered: the lot starts in `quarantine` when its product requires
+             *     inspection, else `released`.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["RegisteredLot"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A lot with its status history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["LotDetail"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    changeLotStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["LotStatusChange"];
+            };
+        };
+        responses: {
+            /**
+             * @description A lot of the register as the API shows it (named `RegisteredLot` in
+             *     the contract: a code job's `Lot` is its number and dates only).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["RegisteredLot"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
