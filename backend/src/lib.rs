@@ -26,6 +26,7 @@
 //! downloads), `companies` (a client's companies by CIN and their overview), `epcis` (EPCIS 2.0 events: capture, export, the product journey and
 //! traceability), `labels` (templates, previews, print jobs), `organisation`, `passports`
 //! (digital product passports and their versions), `products`,
+//! `quality` (inspections, nonconformances and CAPA, certificates of analysis),
 //! `reviews` (consumers' reviews from the scan page), `scans` (the public resolver, scan
 //! records and analytics), `tenants`
 //! (onboarding and platform administration). `docs/adding-a-domain.md` is the
