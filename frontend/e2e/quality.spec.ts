@@ -85,7 +85,7 @@ test('a manager inspects a lot in quarantine, it is held, downloads its certific
     // The certificate of analysis downloads as a PDF.
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      panel.getByRole('link', { name: 'Download certificate of analysis (PDF)' }).click(),
+      panel.getByRole('link', { name: 'Certificate of analysis (PDF)' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(`coa-${lot.number}.pdf`);
 

@@ -181,9 +181,13 @@ export function LotPanel({
           ) : (
             <>
               <p>
-                <a className="btn btn--secondary" href={certificateUrl(lot.id)} download>
+                <a
+                  className="btn btn--secondary qa-download"
+                  href={certificateUrl(lot.id)}
+                  download
+                >
                   <DownloadMinimalisticIcon />
-                  Download certificate of analysis (PDF)
+                  Certificate of analysis (PDF)
                 </a>
               </p>
               {inspections.map((i) => (
