@@ -15,9 +15,7 @@ use super::{
     Severity, Verdict, certificate, missing_for, store, verdict,
 };
 use crate::audit;
-use crate::http::error::{
-    ApiError, QueryError, StateError, WriteLookupError, WriteStateError,
-};
+use crate::http::error::{ApiError, QueryError, StateError, WriteLookupError, WriteStateError};
 use crate::http::input::{Optional, PathId, Text};
 use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
@@ -200,7 +198,11 @@ impl QualityApi {
     /// a lot in `quarantine` (a held, rejected or recalled lot is released
     /// only by a person, with a reason). The inspection, the lot's status,
     /// its history and the audit records are written together.
-    #[oai(path = "/inspections", method = "post", operation_id = "createInspection")]
+    #[oai(
+        path = "/inspections",
+        method = "post",
+        operation_id = "createInspection"
+    )]
     async fn create_inspection(
         &self,
         state: Data<&SharedState>,
@@ -214,9 +216,9 @@ impl QualityApi {
         let lot = store::lock_lot(&mut tx, body.lot_id)
             .await?
             .ok_or_else(no_such_lot)?;
-        let status = lot
-            .status()
-            .ok_or_else(|| ApiError::internal(anyhow::anyhow!("unknown lot status {}", lot.status)))?;
+        let status = lot.status().ok_or_else(|| {
+            ApiError::internal(anyhow::anyhow!("unknown lot status {}", lot.status))
+        })?;
         store::insert_inspection(
             &mut tx,
             id,
@@ -272,7 +274,11 @@ impl QualityApi {
 
     /// The inspections of a lot (`lot_id`), or the organisation's newest
     /// 500, newest first, each with its checks.
-    #[oai(path = "/inspections", method = "get", operation_id = "listInspections")]
+    #[oai(
+        path = "/inspections",
+        method = "get",
+        operation_id = "listInspections"
+    )]
     async fn list_inspections(
         &self,
         state: Data<&SharedState>,
@@ -289,7 +295,11 @@ impl QualityApi {
     /// every inspection with each check's limits, value and result, and the
     /// verdict (the newest inspection's). 409 `not_inspected` for a lot
     /// without inspections.
-    #[oai(path = "/lots/:id/coa.pdf", method = "get", operation_id = "getLotCertificate")]
+    #[oai(
+        path = "/lots/:id/coa.pdf",
+        method = "get",
+        operation_id = "getLotCertificate"
+    )]
     async fn certificate(
         &self,
         state: Data<&SharedState>,
@@ -318,7 +328,13 @@ impl QualityApi {
         let safe: String = lot
             .number
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect();
         Ok(CertificateFile::Ok(
             Binary(pdf),
@@ -443,9 +459,9 @@ impl QualityApi {
         if let Some(to) = body.state.0
             && Some(to) != from.next()
         {
-            let next = from
-                .next()
-                .map_or(String::new(), |n| format!(" Its next state is {}.", n.as_str()));
+            let next = from.next().map_or(String::new(), |n| {
+                format!(" Its next state is {}.", n.as_str())
+            });
             return Err(conflict(
                 "invalid_transition",
                 format!(

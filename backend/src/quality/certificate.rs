@@ -57,9 +57,7 @@ impl Writer {
 
     /// `text` at `x` on the current line, shortened to `width` points.
     fn text(&mut self, font: Name<'static>, size: f32, x: f32, width: f32, text: &str) {
-        let fitted = self
-            .metrics
-            .fit(&printable(text), size, width * MM_PER_PT);
+        let fitted = self.metrics.fit(&printable(text), size, width * MM_PER_PT);
         if fitted.is_empty() {
             return;
         }
@@ -81,7 +79,13 @@ impl Writer {
     fn field(&mut self, label: &str, value: &str) {
         self.advance(15.0);
         self.text(BOLD, 10.0, MARGIN, 120.0, label);
-        self.text(REGULAR, 10.0, MARGIN + 125.0, PAGE_W - 2.0 * MARGIN - 125.0, value);
+        self.text(
+            REGULAR,
+            10.0,
+            MARGIN + 125.0,
+            PAGE_W - 2.0 * MARGIN - 125.0,
+            value,
+        );
     }
 
     /// A new row of the check table.
@@ -139,7 +143,8 @@ pub fn render(
     w.field("GTIN", &lot.gtin);
     w.field("SKU", &lot.skuid);
     w.field("Lot", &lot.number);
-    let date = |d: &Option<crate::http::input::IsoDate>| d.map_or("-".to_string(), |d| d.to_string());
+    let date =
+        |d: &Option<crate::http::input::IsoDate>| d.map_or("-".to_string(), |d| d.to_string());
     w.field("Manufactured", &date(&lot.manufactured_on));
     w.field("Expires", &date(&lot.expires_on));
     w.field("Lot status", &lot.status);
@@ -150,7 +155,10 @@ pub fn render(
             format!("{} (the newest inspection's)", verdict_text(v))
         }),
     );
-    w.field("Issued", &issued_at.format("%Y-%m-%d %H:%M UTC").to_string());
+    w.field(
+        "Issued",
+        &issued_at.format("%Y-%m-%d %H:%M UTC").to_string(),
+    );
 
     for inspection in inspections {
         w.advance(10.0);
@@ -195,9 +203,15 @@ pub fn render(
     let mut next = 6;
     pdf.catalog(catalog_id).pages(pages_id);
     pdf.document_info(info_id)
-        .title(TextStr(&format!("Certificate of analysis, lot {}", lot.number)))
+        .title(TextStr(&format!(
+            "Certificate of analysis, lot {}",
+            lot.number
+        )))
         .producer(TextStr("brandops"));
-    for (id, base) in [(regular_id, &b"Helvetica"[..]), (bold_id, b"Helvetica-Bold")] {
+    for (id, base) in [
+        (regular_id, &b"Helvetica"[..]),
+        (bold_id, b"Helvetica-Bold"),
+    ] {
         pdf.type1_font(id)
             .base_font(Name(base))
             .encoding_predefined(Name(b"WinAnsiEncoding"));

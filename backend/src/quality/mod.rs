@@ -200,7 +200,11 @@ impl Check {
         expected: Option<String>,
         value: String,
     ) -> Result<Self, ApiError> {
-        let bad = |m: String| Err(ApiError::invalid_input(format!("checks[{n}] ({parameter}): {m}")));
+        let bad = |m: String| {
+            Err(ApiError::invalid_input(format!(
+                "checks[{n}] ({parameter}): {m}"
+            )))
+        };
         let limited = min.is_some() || max.is_some();
         let rule = match (limited, expected) {
             (false, None) => {
@@ -210,9 +214,7 @@ impl Check {
                 );
             }
             (true, Some(_)) => {
-                return bad(
-                    "give either limits (min, max) or an expected value, not both.".into(),
-                );
+                return bad("give either limits (min, max) or an expected value, not both.".into());
             }
             (true, None) => {
                 if let (Some(lo), Some(hi)) = (min, max)
@@ -510,15 +512,31 @@ mod tests {
         Some(Decimal::from_str(s).unwrap())
     }
 
-    fn check(min: Option<Decimal>, max: Option<Decimal>, exp: Option<&str>, value: &str) -> Result<Check, ApiError> {
-        Check::new(1, "pH".into(), min, max, exp.map(str::to_string), value.into())
+    fn check(
+        min: Option<Decimal>,
+        max: Option<Decimal>,
+        exp: Option<&str>,
+        value: &str,
+    ) -> Result<Check, ApiError> {
+        Check::new(
+            1,
+            "pH".into(),
+            min,
+            max,
+            exp.map(str::to_string),
+            value.into(),
+        )
     }
 
     #[test]
     fn limits_are_inclusive_and_exact() {
         assert!(check(d("6.5"), d("7.5"), None, "6.5").unwrap().passes());
         assert!(check(d("6.5"), d("7.5"), None, "7.500").unwrap().passes());
-        assert!(!check(d("6.5"), d("7.5"), None, "7.500001").unwrap().passes());
+        assert!(
+            !check(d("6.5"), d("7.5"), None, "7.500001")
+                .unwrap()
+                .passes()
+        );
         assert!(!check(d("6.5"), d("7.5"), None, "6.4999").unwrap().passes());
         // 0.1 + 0.2 is 0.3 in decimals (not in floats).
         assert!(check(d("0.3"), d("0.3"), None, "0.30").unwrap().passes());
@@ -528,7 +546,11 @@ mod tests {
 
     #[test]
     fn expected_text_ignores_case_and_spaces() {
-        assert!(check(None, None, Some("Clear"), " clear ").unwrap().passes());
+        assert!(
+            check(None, None, Some("Clear"), " clear ")
+                .unwrap()
+                .passes()
+        );
         assert!(!check(None, None, Some("Clear"), "Cloudy").unwrap().passes());
     }
 
@@ -547,7 +569,18 @@ mod tests {
         for ok in ["0", "-20", "6.5", "123456789012.123456"] {
             assert!(parse_decimal(ok).is_ok(), "{ok}");
         }
-        for bad in ["", "-", ".5", "5.", "1e3", "+1", "1,5", "1234567890123", "1.1234567", "NaN"] {
+        for bad in [
+            "",
+            "-",
+            ".5",
+            "5.",
+            "1e3",
+            "+1",
+            "1,5",
+            "1234567890123",
+            "1.1234567",
+            "NaN",
+        ] {
             assert!(parse_decimal(bad).is_err(), "{bad}");
         }
     }
@@ -556,8 +589,21 @@ mod tests {
     fn the_pattern_agrees_with_the_parser() {
         let rule = serde_json::json!({"type": "string", "pattern": DECIMAL_PATTERN});
         let re = jsonschema::validator_for(&rule).unwrap();
-        for s in ["0", "-20", "6.5", "123456789012.123456", ".5", "1e3", "1.1234567", "+1"] {
-            assert_eq!(re.is_valid(&serde_json::json!(s)), parse_decimal(s).is_ok(), "{s}");
+        for s in [
+            "0",
+            "-20",
+            "6.5",
+            "123456789012.123456",
+            ".5",
+            "1e3",
+            "1.1234567",
+            "+1",
+        ] {
+            assert_eq!(
+                re.is_valid(&serde_json::json!(s)),
+                parse_decimal(s).is_ok(),
+                "{s}"
+            );
         }
     }
 
@@ -567,7 +613,10 @@ mod tests {
         assert_eq!(NcState::Verification.next(), Some(NcState::Closed));
         assert_eq!(NcState::Closed.next(), None);
         assert!(missing_for(NcState::Investigating, false, false, false).is_empty());
-        assert_eq!(missing_for(NcState::Action, false, false, false), ["root_cause"]);
+        assert_eq!(
+            missing_for(NcState::Action, false, false, false),
+            ["root_cause"]
+        );
         assert_eq!(
             missing_for(NcState::Closed, true, false, false),
             ["corrective_action", "verification_note"]

@@ -5,7 +5,9 @@ use rust_decimal::Decimal;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::{Check, Inspection, InspectionCheck, NcState, NcStep, Nonconformance, Severity, Verdict};
+use super::{
+    Check, Inspection, InspectionCheck, NcState, NcStep, Nonconformance, Severity, Verdict,
+};
 use crate::http::input::IsoDate;
 use crate::lots::LotStatus;
 

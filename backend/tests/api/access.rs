@@ -371,7 +371,9 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             "createInspection",
             (
                 Allowed::BrandAndClientMembers,
-                Some(json!({"lot_id": none, "checks": [{"parameter": "pH", "min": "1", "value": "2"}]})),
+                Some(
+                    json!({"lot_id": none, "checks": [{"parameter": "pH", "min": "1", "value": "2"}]}),
+                ),
             ),
         ),
         ("listInspections", (Allowed::BrandAndClientMembers, None)),
@@ -383,7 +385,10 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
                 Some(json!({"title": "", "description": "x", "severity": "minor"})),
             ),
         ),
-        ("listNonconformances", (Allowed::BrandAndClientMembers, None)),
+        (
+            "listNonconformances",
+            (Allowed::BrandAndClientMembers, None),
+        ),
         (
             "updateNonconformance",
             (
@@ -467,7 +472,12 @@ async fn every_operation_as_every_kind_of_account() {
     // The clients have every module, so that the policy alone decides here
     // (what a plan without a module does is tests/api/modules.rs's).
     sqlx::query("UPDATE platform.tenants SET modules = $1 WHERE id = ANY($2)")
-        .bind(brandops::http::modules::MODULES.iter().map(|(k, _)| *k).collect::<Vec<_>>())
+        .bind(
+            brandops::http::modules::MODULES
+                .iter()
+                .map(|(k, _)| *k)
+                .collect::<Vec<_>>(),
+        )
         .bind(vec![client.tenant.id, client_b.tenant.id])
         .execute(&app.owner)
         .await

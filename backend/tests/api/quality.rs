@@ -80,9 +80,7 @@ async fn a_failed_inspection_holds_the_lot_and_a_pass_does_not_release_it() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let worker = app
-        .login(&app.account(&brand, Role::Worker).await)
-        .await;
+    let worker = app.login(&app.account(&brand, Role::Worker).await).await;
     let lot_id = lot(&app, &brand, &admin, "Syrup", "released").await;
 
     // A worker records it; the pH is 0.01 over its limit.
@@ -94,7 +92,10 @@ async fn a_failed_inspection_holds_the_lot_and_a_pass_does_not_release_it() {
     assert_eq!(history.len(), 1, "{history:?}");
     assert_eq!(history[0].0, "held");
     let id = failed["id"].as_str().unwrap();
-    assert!(history[0].1.contains(id) && history[0].1.contains("pH"), "{history:?}");
+    assert!(
+        history[0].1.contains(id) && history[0].1.contains("pH"),
+        "{history:?}"
+    );
     assert_eq!(app.audited(&brand, "quality.inspection_recorded").await, 1);
     assert_eq!(app.audited(&brand, "lot.status_changed").await, 1);
 
@@ -206,15 +207,42 @@ async fn invalid_inspections_are_refused_and_change_nothing() {
     let cases = [
         (json!({"lot_id": lot_id, "checks": []}), ""),
         (json!({"lot_id": lot_id, "checks": too_many}), ""),
-        (with(json!({"parameter": "pH", "value": "7"})), "limits (min and/or max) or an expected value"),
-        (with(json!({"parameter": "pH", "min": "1", "expected": "x", "value": "7"})), "not both"),
-        (with(json!({"parameter": "pH", "min": "8", "max": "7", "value": "7"})), "must not be greater than max"),
-        (with(json!({"parameter": "pH", "min": "1", "value": "seven"})), "decimal number"),
-        (with(json!({"parameter": "pH", "min": "1e3", "value": "7"})), "checks[1].min must be a decimal"),
-        (with(json!({"parameter": "pH", "max": "0.1234567", "value": "7"})), "checks[1].max must be a decimal"),
-        (with(json!({"parameter": "   ", "min": "1", "value": "7"})), "parameter"),
-        (with(json!({"parameter": "p\u{0}H", "min": "1", "value": "7"})), "parameter"),
-        (with(json!({"parameter": "pH", "expected": "Clear", "value": ""})), "checks[1].value is required"),
+        (
+            with(json!({"parameter": "pH", "value": "7"})),
+            "limits (min and/or max) or an expected value",
+        ),
+        (
+            with(json!({"parameter": "pH", "min": "1", "expected": "x", "value": "7"})),
+            "not both",
+        ),
+        (
+            with(json!({"parameter": "pH", "min": "8", "max": "7", "value": "7"})),
+            "must not be greater than max",
+        ),
+        (
+            with(json!({"parameter": "pH", "min": "1", "value": "seven"})),
+            "decimal number",
+        ),
+        (
+            with(json!({"parameter": "pH", "min": "1e3", "value": "7"})),
+            "checks[1].min must be a decimal",
+        ),
+        (
+            with(json!({"parameter": "pH", "max": "0.1234567", "value": "7"})),
+            "checks[1].max must be a decimal",
+        ),
+        (
+            with(json!({"parameter": "   ", "min": "1", "value": "7"})),
+            "parameter",
+        ),
+        (
+            with(json!({"parameter": "p\u{0}H", "min": "1", "value": "7"})),
+            "parameter",
+        ),
+        (
+            with(json!({"parameter": "pH", "expected": "Clear", "value": ""})),
+            "checks[1].value is required",
+        ),
         (
             json!({"lot_id": lot_id, "checks": [
                 {"parameter": "pH", "min": "1", "value": "2"},
@@ -235,7 +263,10 @@ async fn invalid_inspections_are_refused_and_change_nothing() {
     }
     // A lot that does not exist.
     let (status, err) = admin
-        .post("/api/inspections", passing(&uuid::Uuid::new_v4().to_string()))
+        .post(
+            "/api/inspections",
+            passing(&uuid::Uuid::new_v4().to_string()),
+        )
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{err}");
 
@@ -264,9 +295,7 @@ async fn a_capa_moves_strictly_in_order_and_closes_only_when_complete() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let manager = app
-        .login(&app.account(&brand, Role::Manager).await)
-        .await;
+    let manager = app.login(&app.account(&brand, Role::Manager).await).await;
     let lot_id = lot(&app, &brand, &admin, "Balm", "released").await;
     let nc = raise(&manager, Some(&lot_id)).await;
     assert_eq!(nc["state"], "open");
@@ -284,31 +313,65 @@ async fn a_capa_moves_strictly_in_order_and_closes_only_when_complete() {
     };
 
     // No skipping, no going back.
-    refused(patch(json!({"version": 1, "state": "action"})).await, "invalid_transition", "investigating");
-    refused(patch(json!({"version": 1, "state": "closed"})).await, "invalid_transition", "one step at a time");
+    refused(
+        patch(json!({"version": 1, "state": "action"})).await,
+        "invalid_transition",
+        "investigating",
+    );
+    refused(
+        patch(json!({"version": 1, "state": "closed"})).await,
+        "invalid_transition",
+        "one step at a time",
+    );
     let (status, nc) = patch(json!({"version": 1, "state": "investigating"})).await;
     assert_eq!(status, StatusCode::OK, "{nc}");
-    assert_eq!((nc["state"].as_str(), nc["version"].as_i64()), (Some("investigating"), Some(2)));
-    refused(patch(json!({"version": 2, "state": "open"})).await, "invalid_transition", "cannot move");
+    assert_eq!(
+        (nc["state"].as_str(), nc["version"].as_i64()),
+        (Some("investigating"), Some(2))
+    );
+    refused(
+        patch(json!({"version": 2, "state": "open"})).await,
+        "invalid_transition",
+        "cannot move",
+    );
 
     // Someone else's older version is stale.
-    refused(patch(json!({"version": 1, "root_cause": "x"})).await, "stale", "version 2");
+    refused(
+        patch(json!({"version": 1, "root_cause": "x"})).await,
+        "stale",
+        "version 2",
+    );
 
     // Action needs the root cause.
-    refused(patch(json!({"version": 2, "state": "action"})).await, "incomplete", "root cause");
-    let (status, nc) = patch(json!({"version": 2, "state": "action", "root_cause": "Ink dried in the printer."})).await;
+    refused(
+        patch(json!({"version": 2, "state": "action"})).await,
+        "incomplete",
+        "root cause",
+    );
+    let (status, nc) =
+        patch(json!({"version": 2, "state": "action", "root_cause": "Ink dried in the printer."}))
+            .await;
     assert_eq!(status, StatusCode::OK, "{nc}");
     assert_eq!(nc["state"], "action");
 
     // Fields alone, then verification with the corrective action.
-    let (status, nc) = patch(json!({"version": 3, "corrective_action": "Printer cleaned; ink changed weekly."})).await;
+    let (status, nc) =
+        patch(json!({"version": 3, "corrective_action": "Printer cleaned; ink changed weekly."}))
+            .await;
     assert_eq!(status, StatusCode::OK, "{nc}");
-    assert_eq!((nc["state"].as_str(), nc["version"].as_i64()), (Some("action"), Some(4)));
+    assert_eq!(
+        (nc["state"].as_str(), nc["version"].as_i64()),
+        (Some("action"), Some(4))
+    );
     let (status, nc) = patch(json!({"version": 4, "state": "verification"})).await;
     assert_eq!(status, StatusCode::OK, "{nc}");
 
     // Closing needs the verification note.
-    refused(patch(json!({"version": 5, "state": "closed"})).await, "incomplete", "verification note");
+    refused(
+        patch(json!({"version": 5, "state": "closed"})).await,
+        "incomplete",
+        "verification note",
+    );
     let (status, nc) = patch(json!({"version": 5, "state": "closed", "verification_note": "Three batches printed clean."})).await;
     assert_eq!(status, StatusCode::OK, "{nc}");
     assert_eq!(nc["state"], "closed");
@@ -318,24 +381,35 @@ async fn a_capa_moves_strictly_in_order_and_closes_only_when_complete() {
         .iter()
         .map(|s| s["to_state"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(steps, ["open", "investigating", "action", "verification", "closed"]);
+    assert_eq!(
+        steps,
+        ["open", "investigating", "action", "verification", "closed"]
+    );
 
     // Closed is final.
-    refused(patch(json!({"version": 6, "root_cause": "Something else"})).await, "invalid_transition", "closed");
+    refused(
+        patch(json!({"version": 6, "root_cause": "Something else"})).await,
+        "invalid_transition",
+        "closed",
+    );
 
-    assert_eq!(app.audited(&brand, "quality.nonconformance_raised").await, 1);
+    assert_eq!(
+        app.audited(&brand, "quality.nonconformance_raised").await,
+        1
+    );
     assert_eq!(app.audited(&brand, "quality.nonconformance_moved").await, 4);
     assert_eq!(app.audited(&brand, "quality.capa_updated").await, 3);
     assert_eq!(app.rows(&brand, "nonconformance_steps").await, 5);
 
     // The board lists it; workers read it but do not move it.
-    let worker = app
-        .login(&app.account(&brand, Role::Worker).await)
-        .await;
+    let worker = app.login(&app.account(&brand, Role::Worker).await).await;
     let (status, board) = worker.get("/api/nonconformances").await;
     assert_eq!(status, StatusCode::OK, "{board}");
     assert_eq!(board["nonconformances"][0]["state"], "closed");
-    assert_eq!(board["nonconformances"][0]["root_cause"], "Ink dried in the printer.");
+    assert_eq!(
+        board["nonconformances"][0]["root_cause"],
+        "Ink dried in the printer."
+    );
     let (status, _) = worker.patch(&path, json!({"version": 6})).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
 }
@@ -346,10 +420,22 @@ async fn invalid_nonconformances_are_refused_and_change_nothing() {
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
     for (body, status) in [
-        (json!({"title": "", "description": "d", "severity": "minor"}), StatusCode::BAD_REQUEST),
-        (json!({"title": "t", "description": " \n ", "severity": "minor"}), StatusCode::BAD_REQUEST),
-        (json!({"title": "t", "description": "d", "severity": "huge"}), StatusCode::BAD_REQUEST),
-        (json!({"title": "t\u{202E}", "description": "d", "severity": "minor"}), StatusCode::BAD_REQUEST),
+        (
+            json!({"title": "", "description": "d", "severity": "minor"}),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            json!({"title": "t", "description": " \n ", "severity": "minor"}),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            json!({"title": "t", "description": "d", "severity": "huge"}),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            json!({"title": "t\u{202E}", "description": "d", "severity": "minor"}),
+            StatusCode::BAD_REQUEST,
+        ),
         (
             json!({"title": "t", "description": "d", "severity": "minor", "lot_id": uuid::Uuid::new_v4()}),
             StatusCode::NOT_FOUND,
@@ -359,7 +445,10 @@ async fn invalid_nonconformances_are_refused_and_change_nothing() {
         assert_eq!(got, status, "{body}: {err}");
     }
     assert_eq!(app.rows(&brand, "nonconformances").await, 0);
-    assert_eq!(app.audited(&brand, "quality.nonconformance_raised").await, 0);
+    assert_eq!(
+        app.audited(&brand, "quality.nonconformance_raised").await,
+        0
+    );
 
     let nc = raise(&admin, None).await;
     let path = format!("/api/nonconformances/{}", nc["id"].as_str().unwrap());
@@ -367,7 +456,10 @@ async fn invalid_nonconformances_are_refused_and_change_nothing() {
         .patch(&path, json!({"version": 1, "root_cause": "\u{7}"}))
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
-    assert!(err["error"].as_str().unwrap().contains("root_cause"), "{err}");
+    assert!(
+        err["error"].as_str().unwrap().contains("root_cause"),
+        "{err}"
+    );
     let (status, _) = admin
         .patch("/api/nonconformances/not-an-id", json!({"version": 1}))
         .await;
@@ -386,7 +478,11 @@ fn pdf_text(pdf: &[u8]) -> String {
         .args(["-layout", file.to_str().unwrap(), "-"])
         .output()
         .expect("pdftotext (Debian's poppler-utils) must be installed");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
     String::from_utf8(out.stdout).unwrap()
 }
@@ -396,10 +492,15 @@ async fn the_certificate_of_analysis_reads_back_with_pdftotext() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let worker = app
-        .login(&app.account(&brand, Role::Worker).await)
-        .await;
-    let lot_id = lot(&app, &brand, &admin, "Cough <b>Syrup</b> (100 ml)", "quarantine").await;
+    let worker = app.login(&app.account(&brand, Role::Worker).await).await;
+    let lot_id = lot(
+        &app,
+        &brand,
+        &admin,
+        "Cough <b>Syrup</b> (100 ml)",
+        "quarantine",
+    )
+    .await;
     let number: String = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT number FROM {}.lots WHERE id = $1::uuid",
         brand.schema
@@ -449,10 +550,16 @@ async fn the_certificate_of_analysis_reads_back_with_pdftotext() {
         "FAIL",
         "= Clear",
     ] {
-        assert!(text.contains(expected), "'{expected}' is missing from:\n{text}");
+        assert!(
+            text.contains(expected),
+            "'{expected}' is missing from:\n{text}"
+        );
     }
     // Newest first.
-    assert!(text.find("99.25").unwrap() < text.find("7.51").unwrap(), "{text}");
+    assert!(
+        text.find("99.25").unwrap() < text.find("7.51").unwrap(),
+        "{text}"
+    );
 
     // Another tenant's lot, and no lot, are not found.
     let other = app.brand().await;
