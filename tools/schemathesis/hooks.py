@@ -376,6 +376,9 @@ def mapped(body):
         body = {**body, "attributes": unique_names(body["attributes"])}
     if "lot" in body:
         body = {**body, "lot": valid_lot(body["lot"])}
+    if "product_id" in body and "number" in body:
+        # createLot: the lot's dates at the top level, in order.
+        body = valid_lot(body)
     if "checks" in body:
         body = {**body, "checks": valid_checks(body["checks"])}
     quantity = body.get("quantity")

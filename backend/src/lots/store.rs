@@ -130,6 +130,83 @@ async fn record_registered(
     .await
 }
 
+/// A lot [`register_batch_lots`] added.
+#[derive(sqlx::FromRow, Debug, Clone)]
+pub struct AddedLot {
+    pub id: Uuid,
+    pub product_id: Uuid,
+    pub number: String,
+    pub manufactured_on: Option<NaiveDate>,
+    pub expires_on: Option<NaiveDate>,
+    pub status: String,
+}
+
+/// The reason of the first history row of a lot a batch update registered.
+pub const REGISTERED_BY_BATCH_UPDATE: &str = "Registered by a batch update";
+
+/// Registers the lots that batch update `update_id`'s batches name and the
+/// register lacks (ADR 0019): one per product (of the batch's GTIN) and
+/// batch number, with the dates of the update's first batch of that number,
+/// in the status its product starts lots in, with its first history row.
+/// Answers the lots added; the caller records their audit rows and links
+/// the batches, in the update's transaction.
+pub async fn register_batch_lots(
+    conn: &mut PgConnection,
+    update_id: Uuid,
+    actor: &Actor,
+    actor_name: &str,
+) -> Result<Vec<AddedLot>, sqlx::Error> {
+    sqlx::query_as(
+        "WITH wanted AS (
+             SELECT DISTINCT ON (p.id, b.batch_number)
+                    p.id AS product_id, b.batch_number, b.manufactured_on, b.expires_on,
+                    CASE WHEN p.requires_inspection THEN 'quarantine' ELSE 'released' END AS status
+             FROM batches b JOIN products p ON p.gtin = b.gtin
+             WHERE b.update_id = $1
+             ORDER BY p.id, b.batch_number, b.position
+         ), added AS (
+             INSERT INTO lots (id, product_id, number, manufactured_on, expires_on, status, created_by)
+             SELECT gen_random_uuid(), product_id, batch_number, manufactured_on, expires_on, status, $2
+             FROM wanted
+             ON CONFLICT (product_id, number) DO NOTHING
+             RETURNING id, product_id, number, manufactured_on, expires_on, status
+         ), history AS (
+             INSERT INTO lot_status_changes (lot_id, from_status, to_status, reason, changed_by, changed_by_name)
+             SELECT id, NULL, status, $3, $2, $4 FROM added
+         )
+         SELECT id, product_id, number, manufactured_on, expires_on, status FROM added",
+    )
+    .bind(update_id)
+    .bind(actor.account_id)
+    .bind(REGISTERED_BY_BATCH_UPDATE)
+    .bind(actor_name)
+    .fetch_all(conn)
+    .await
+}
+
+/// Records the audit row (`lot.created`) of a lot [`register_batch_lots`]
+/// added.
+pub async fn audit_added(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    lot: &AddedLot,
+) -> Result<(), sqlx::Error> {
+    audit::record_own_tenant(
+        conn,
+        actor,
+        "lot.created",
+        &lot.id.to_string(),
+        serde_json::json!({
+            "product_id": lot.product_id,
+            "number": lot.number,
+            "manufactured_on": lot.manufactured_on,
+            "expires_on": lot.expires_on,
+            "status": lot.status,
+        }),
+    )
+    .await
+}
+
 /// The tenant's lots, newest first, of one product and in one status when
 /// given: at most `limit`.
 pub async fn list(

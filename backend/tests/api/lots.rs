@@ -374,3 +374,112 @@ async fn another_brand_neither_sees_nor_changes_a_lot() {
     )
     .await;
 }
+
+/// The HTML and the JSON the resolver answers for `uri`.
+async fn scanned(uri: &str, ip: &str) -> (String, Value) {
+    let html = crate::scans::scan_page(uri).await;
+    let (status, json) = crate::scans::scan(uri, ip).await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    (html, json)
+}
+
+const RECALLED: &str = "This product has been recalled. Do not use it.";
+const HELD: &str = "This batch is on hold by the manufacturer. Do not use it until further notice.";
+
+#[tokio::test]
+async fn a_recalled_or_held_lot_warns_on_the_scan_page_and_in_the_json() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (product_id, uris) =
+        crate::helpers::product_with_codes(&admin, 2, Some("2099-12-31")).await;
+    let (_, list) = admin
+        .get(&format!("/api/lots?product_id={product_id}"))
+        .await;
+    let lot = &list["lots"][0];
+    assert_eq!(lot["status"], "released", "{list}");
+    let id = lot["id"].as_str().unwrap();
+
+    // Released: no warning, and the JSON says so.
+    let (html, json) = scanned(&uris[0], "203.0.113.10").await;
+    assert_eq!(json["lot_status"], "released", "{json}");
+    assert!(!html.contains(RECALLED) && !html.contains(HELD), "{html}");
+    assert!(!html.contains("role=\"alert\""), "{html}");
+
+    let (status, _) = set_status(&admin, id, "recalled", "Contamination found").await;
+    assert_eq!(status, StatusCode::OK);
+    let (html, json) = scanned(&uris[0], "203.0.113.11").await;
+    assert_eq!(json["lot_status"], "recalled", "{json}");
+    assert!(
+        html.contains(&format!(
+            "role=\"alert\"><h2>Recalled</h2><p>{RECALLED}</p>"
+        )),
+        "{html}"
+    );
+    // A code of the lot scanned for the first time warns too.
+    let (html, json) = scanned(&uris[1], "203.0.113.12").await;
+    assert_eq!(json["lot_status"], "recalled", "{json}");
+    assert!(html.contains(RECALLED), "{html}");
+
+    let (status, _) = set_status(&admin, id, "held", "Under investigation").await;
+    assert_eq!(status, StatusCode::OK);
+    let (html, json) = scanned(&uris[0], "203.0.113.13").await;
+    assert_eq!(json["lot_status"], "held", "{json}");
+    assert!(html.contains(HELD) && !html.contains(RECALLED), "{html}");
+
+    let (status, _) = set_status(&admin, id, "released", "Investigation closed: no defect").await;
+    assert_eq!(status, StatusCode::OK);
+    let (html, json) = scanned(&uris[0], "203.0.113.14").await;
+    assert_eq!(json["lot_status"], "released", "{json}");
+    assert!(!html.contains(HELD) && !html.contains(RECALLED), "{html}");
+}
+
+#[tokio::test]
+async fn a_code_without_a_lot_has_no_lot_status() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (_, uris) = crate::helpers::product_with_codes(&admin, 1, None).await;
+    let (html, json) = scanned(&uris[0], "203.0.113.20").await;
+    assert!(json.get("lot_status").is_none(), "{json}");
+    assert!(!html.contains("role=\"alert\""), "{html}");
+}
+
+#[tokio::test]
+async fn a_code_job_registers_its_lot_with_its_history() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (status, product) = admin
+        .post(
+            "/api/products",
+            json!({"product_name": "Serum", "skuid": "SER-2", "gtin": crate::helpers::gtin(),
+                   "requires_inspection": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{product}");
+    let product_id = product["id"].as_str().unwrap();
+    crate::helpers::generate_codes(
+        &admin,
+        json!({"product_id": product_id, "quantity": 1, "lot": {"number": "CJ-1"}}),
+    )
+    .await;
+    // A second job of the same lot reuses it.
+    crate::helpers::generate_codes(
+        &admin,
+        json!({"product_id": product_id, "quantity": 1, "lot": {"number": "CJ-1"}}),
+    )
+    .await;
+    let (_, list) = admin
+        .get(&format!("/api/lots?product_id={product_id}"))
+        .await;
+    let lots = list["lots"].as_array().unwrap();
+    assert_eq!(lots.len(), 1, "{list}");
+    assert_eq!(lots[0]["number"], "CJ-1");
+    assert_eq!(lots[0]["status"], "quarantine");
+    let (_, one) = admin
+        .get(&format!("/api/lots/{}", lots[0]["id"].as_str().unwrap()))
+        .await;
+    assert_eq!(one["history"].as_array().unwrap().len(), 1, "{one}");
+    assert_eq!(app.audited(&brand, "lot.created").await, 1);
+}

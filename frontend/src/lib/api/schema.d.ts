@@ -4506,6 +4506,13 @@ export interface components {
             batch?: components["schemas"]["ScannedBatch"] & unknown;
             /** @description The product's company (the pharmaceutical clients' products). */
             manufacturer?: components["schemas"]["Manufacturer"] & unknown;
+            /**
+             * @description The status of the code's lot in the lot register (its batch's lot
+             *     when a batch update gave it batch data, else its code job's);
+             *     absent when the code has no lot. `recalled` and `held`: do not use
+             *     the product (the scan page warns).
+             */
+            lot_status?: components["schemas"]["LotStatus"] & unknown;
         };
         /**
          * ScannedBatch
