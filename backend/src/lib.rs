@@ -27,6 +27,7 @@
 //! traceability), `labels` (templates, previews, print jobs), `lots` (the one lot
 //! register and its status history), `organisation`, `passports`
 //! (digital product passports and their versions), `products`,
+//! `quality` (inspections, nonconformances and CAPA, certificates of analysis),
 //! `reviews` (consumers' reviews from the scan page), `scans` (the public resolver, scan
 //! records and analytics), `tenants`
 //! (onboarding and platform administration). `docs/adding-a-domain.md` is the
@@ -61,6 +62,7 @@ pub mod lots;
 pub mod organisation;
 pub mod passports;
 pub mod products;
+pub mod quality;
 pub mod reviews;
 pub mod scans;
 pub mod tenants;

@@ -205,6 +205,46 @@ def unique_names(attributes):
     return out
 
 
+def valid_checks(checks):
+    """An inspection's checks as the server decides them (quality::Check):
+    limits or an expected text, not both; min <= max; a decimal value for a
+    check with limits; each parameter once (trimmed, any case)."""
+    from decimal import Decimal, InvalidOperation
+
+    if not isinstance(checks, list):
+        return checks
+    seen, out = set(), []
+    for i, c in enumerate(checks):
+        if not isinstance(c, dict):
+            out.append(c)
+            continue
+        c = dict(c)
+        limited = isinstance(c.get("min"), str) or isinstance(c.get("max"), str)
+        if limited:
+            c.pop("expected", None)
+            try:
+                low, high = Decimal(c["min"]), Decimal(c["max"])
+                if low > high:
+                    c["min"], c["max"] = c["max"], c["min"]
+            except (KeyError, InvalidOperation, TypeError):
+                pass
+            c["value"] = "0"
+            if isinstance(c.get("min"), str):
+                c["value"] = c["min"]
+            elif isinstance(c.get("max"), str):
+                c["value"] = c["max"]
+        elif not isinstance(c.get("expected"), str):
+            c["expected"] = "Clear"
+        if isinstance(c.get("parameter"), str):
+            key = c["parameter"].strip().lower()
+            if key in seen:
+                c["parameter"] = c["parameter"].strip()[:90] + " %d" % i
+                key = c["parameter"].lower()
+            seen.add(key)
+        out.append(c)
+    return out
+
+
 # A GLN and an SSCC with right check digits, for recorded EPCIS steps.
 GLN = "9506000134352"
 SSCC = "106141412345678908"
@@ -339,6 +379,8 @@ def mapped(body):
     if "product_id" in body and "number" in body:
         # createLot: the lot's dates at the top level, in order.
         body = valid_lot(body)
+    if "checks" in body:
+        body = {**body, "checks": valid_checks(body["checks"])}
     quantity = body.get("quantity")
     if isinstance(quantity, int) and not isinstance(quantity, bool) and MOST_CODES < quantity <= 10_000_000:
         body = {**body, "quantity": MOST_CODES}

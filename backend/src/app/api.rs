@@ -21,6 +21,7 @@ use crate::lots::api::LotsApi;
 use crate::organisation::api::OrganisationApi;
 use crate::passports::api::PassportsApi;
 use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
+use crate::quality::api::QualityApi;
 use crate::reviews::api::ReviewsApi;
 use crate::scans::api::ScansApi;
 use crate::tenants::api::TenantsApi;
@@ -52,6 +53,7 @@ pub type Apis = (
     ),
     // Issue 22: the lot register.
     LotsApi,
+    QualityApi,
 );
 
 /// The operations whose bodies are not the guard's default 64 KiB ones.

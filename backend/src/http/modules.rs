@@ -60,6 +60,7 @@ pub const fn module_of(tag: &ApiTags) -> Option<&'static str> {
         ApiTags::Companies | ApiTags::BatchUpdates => Some("client_tools"),
         // The lot register belongs with the products it registers lots of.
         ApiTags::Lots => Some("products"),
+        ApiTags::Quality => Some("qa"),
     }
 }
 
@@ -81,6 +82,7 @@ pub const TAGS: &[ApiTags] = &[
     ApiTags::Companies,
     ApiTags::BatchUpdates,
     ApiTags::Lots,
+    ApiTags::Quality,
     ApiTags::Public,
 ];
 

@@ -48,6 +48,9 @@ pub enum ApiTags {
     /// its status (quarantine, released, held, rejected, recalled) with the
     /// history of who changed it, when and why.
     Lots,
+    /// Quality and compliance: inspections of lots (which hold or release
+    /// them), nonconformances and their CAPA, certificates of analysis.
+    Quality,
     /// What a consumer's or a partner's app calls without signing in,
     /// outside `/api`: the resolver's verdict on a code (its GS1 Digital
     /// Link), a review of the scanned product and the place of a scan.

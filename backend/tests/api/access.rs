@@ -366,6 +366,36 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
                 Some(json!({"status": "held", "reason": "access walk"})),
             ),
         ),
+        // Quality (issue 22): members inspect and read, editors run CAPAs.
+        (
+            "createInspection",
+            (
+                Allowed::BrandAndClientMembers,
+                Some(
+                    json!({"lot_id": none, "checks": [{"parameter": "pH", "min": "1", "value": "2"}]}),
+                ),
+            ),
+        ),
+        ("listInspections", (Allowed::BrandAndClientMembers, None)),
+        ("getLotCertificate", (Allowed::BrandAndClientMembers, None)),
+        (
+            "createNonconformance",
+            (
+                Allowed::BrandEditorsAndClientAdmins,
+                Some(json!({"title": "", "description": "x", "severity": "minor"})),
+            ),
+        ),
+        (
+            "listNonconformances",
+            (Allowed::BrandAndClientMembers, None),
+        ),
+        (
+            "updateNonconformance",
+            (
+                Allowed::BrandEditorsAndClientAdmins,
+                Some(json!({"version": 1, "state": "investigating"})),
+            ),
+        ),
     ])
 }
 
@@ -439,6 +469,19 @@ async fn every_operation_as_every_kind_of_account() {
     let brand = app.brand().await;
     let client = app.tenant_named("clientA", TenantKind::Client).await;
     let client_b = app.tenant_named("clientB", TenantKind::Client).await;
+    // The clients have every module, so that the policy alone decides here
+    // (what a plan without a module does is tests/api/modules.rs's).
+    sqlx::query("UPDATE platform.tenants SET modules = $1 WHERE id = ANY($2)")
+        .bind(
+            brandops::http::modules::MODULES
+                .iter()
+                .map(|(k, _)| *k)
+                .collect::<Vec<_>>(),
+        )
+        .bind(vec![client.tenant.id, client_b.tenant.id])
+        .execute(&app.owner)
+        .await
+        .unwrap();
     let mut failures = Vec::new();
     for who in EVERYONE {
         let email = match who {

@@ -29,6 +29,7 @@ mod passports;
 mod product_images;
 mod products;
 mod public_contract;
+mod quality;
 mod resolver_conformance;
 mod reviews;
 mod scans;

@@ -80,7 +80,9 @@ export const routes: RouteObject[] = [
               planned(rel(paths.procurement.path), 'procurement', 'procurement'),
               { path: rel(paths.usage.path), lazy: () => import('./routes/usage') },
               planned(rel(paths.inventory.path), 'inventory', 'inventory'),
-              planned(rel(paths.qaCompliance.path), 'qa', 'qa'),
+              ofModule('qa', [
+                { path: rel(paths.qaCompliance.path), lazy: () => import('./routes/quality') },
+              ]),
               planned(rel(paths.manufacturing.path), 'manufacturing', 'manufacturing'),
               planned(rel(paths.logistics.path), 'logistics', 'logistics'),
               ofModule('dpp', [

@@ -122,7 +122,7 @@ export const navigation: NavSection[] = [
         module: 'manufacturing',
         planned: true,
       }),
-      item('QA and compliance', paths.qaCompliance, TestTubeIcon, { module: 'qa', planned: true }),
+      item('QA and compliance', paths.qaCompliance, TestTubeIcon, { module: 'qa' }),
       item('Logistics', paths.logistics, DeliveryIcon, { module: 'logistics', planned: true }),
       item('Sales', paths.sales, Shop2Icon, { module: 'sales', planned: true }),
       item('Pricing', paths.pricing, TagPriceIcon, { module: 'pricing', planned: true }),

@@ -44,6 +44,9 @@ pub use pdf::render_pdf;
 pub use preview::render_png;
 pub use sheet::{A4Preset, LetterPreset, Sheet, SheetGeometry};
 pub use zpl::{ZplDensity, render_zpl, render_zpl_with_density};
+// The text rules of the base-14 Helvetica, for other PDFs of the app (the
+// certificate of analysis).
+pub(crate) use text::{Metrics, printable, to_winansi};
 
 /// Smallest label side in millimetres.
 pub const MIN_LABEL_MM: f32 = 10.0;
