@@ -194,12 +194,21 @@ async fn locations_form_a_tree_with_unique_codes() {
         assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {body}");
     }
     assert_eq!(s.app.rows(&s.brand, "locations").await, 6);
-    assert_eq!(s.app.audited(&s.brand, "inventory.location_created").await, 6);
+    assert_eq!(
+        s.app.audited(&s.brand, "inventory.location_created").await,
+        6
+    );
     // Workers read locations but do not add them.
-    let worker = s.app.login(&s.app.account(&s.brand, Role::Worker).await).await;
+    let worker = s
+        .app
+        .login(&s.app.account(&s.brand, Role::Worker).await)
+        .await;
     assert_eq!(worker.get("/api/locations").await.0, StatusCode::OK);
     let (status, _) = worker
-        .post("/api/locations", json!({"code": "W1", "name": "W", "kind": "bin"}))
+        .post(
+            "/api/locations",
+            json!({"code": "W1", "name": "W", "kind": "bin"}),
+        )
         .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
 }
@@ -207,8 +216,19 @@ async fn locations_form_a_tree_with_unique_codes() {
 #[tokio::test]
 async fn moves_change_the_balances_and_stock_never_goes_negative() {
     let s = setup().await;
-    let l1 = lot(&s.app, &s.brand, &s.product, "L1", Some("2099-01-31"), "released").await;
-    let worker = s.app.login(&s.app.account(&s.brand, Role::Worker).await).await;
+    let l1 = lot(
+        &s.app,
+        &s.brand,
+        &s.product,
+        "L1",
+        Some("2099-01-31"),
+        "released",
+    )
+    .await;
+    let worker = s
+        .app
+        .login(&s.app.account(&s.brand, Role::Worker).await)
+        .await;
     let m = moved(&worker, receipt(&s.product, &l1, &s.a, "10")).await;
     assert_eq!(m["quantity"], "10");
     assert_eq!(m["unit_cost"], "2.50");
@@ -235,7 +255,9 @@ async fn moves_change_the_balances_and_stock_never_goes_negative() {
     assert_eq!(s.app.audited(&s.brand, "inventory.move").await, 2);
     // Everything out: the row reads as nothing on hand.
     moved(&worker, out(&s.product, &l1, &s.a, "6.5")).await;
-    let (_, stock) = worker.get(&format!("/api/stock?product_id={}", s.product)).await;
+    let (_, stock) = worker
+        .get(&format!("/api/stock?product_id={}", s.product))
+        .await;
     let rows = stock["stock"].as_array().unwrap();
     assert_eq!(rows.len(), 1, "{stock}");
     assert_eq!(rows[0]["location_id"], s.b.as_str());
@@ -323,7 +345,15 @@ async fn held_recalled_and_expired_lots_move_only_into_quarantine_or_scrap() {
     let quarantine = location(&s.admin, "Q", "quarantine", Some(&s.warehouse)).await;
     let scrap = location(&s.admin, "SCRAP", "scrap", None).await;
     let l1 = lot(&s.app, &s.brand, &s.product, "L1", None, "released").await;
-    let old = lot(&s.app, &s.brand, &s.product, "OLD", Some("2020-01-01"), "released").await;
+    let old = lot(
+        &s.app,
+        &s.brand,
+        &s.product,
+        "OLD",
+        Some("2020-01-01"),
+        "released",
+    )
+    .await;
     moved(&s.admin, receipt(&s.product, &l1, &s.a, "10")).await;
     // A receipt of any lot is recorded (it is where stock comes in).
     moved(&s.admin, receipt(&s.product, &old, &s.a, "4")).await;
@@ -336,7 +366,10 @@ async fn held_recalled_and_expired_lots_move_only_into_quarantine_or_scrap() {
             let (code, answer) = mv(&s.admin, body).await;
             assert_eq!(code, StatusCode::CONFLICT, "{status}: {answer}");
             assert_eq!(answer["code"], "lot_not_available");
-            assert!(answer["error"].as_str().unwrap().contains(status), "{answer}");
+            assert!(
+                answer["error"].as_str().unwrap().contains(status),
+                "{answer}"
+            );
         }
     }
     // Through the lot register's own way of changing a status, too.
@@ -364,7 +397,11 @@ async fn held_recalled_and_expired_lots_move_only_into_quarantine_or_scrap() {
     assert_eq!(answer["code"], "lot_not_available");
     // Into quarantine and scrap it may go.
     moved(&s.admin, transfer(&s.product, &l1, &s.a, &quarantine, "4")).await;
-    moved(&s.admin, transfer(&s.product, &l1, &quarantine, &scrap, "1")).await;
+    moved(
+        &s.admin,
+        transfer(&s.product, &l1, &quarantine, &scrap, "1"),
+    )
+    .await;
     // An expired lot too.
     let (code, answer) = mv(&s.admin, transfer(&s.product, &old, &s.a, &s.b, "1")).await;
     assert_eq!(code, StatusCode::CONFLICT, "{answer}");
@@ -455,10 +492,19 @@ async fn a_retry_with_the_same_idempotency_key_moves_once() {
     // A refused request is not kept: once it can succeed, its retry does.
     let key2 = uuid::Uuid::new_v4().to_string();
     let big = out(&s.product, &l1, &s.a, "12");
-    assert_eq!(post_keyed(&s.admin, &key2, &big).await.0, StatusCode::CONFLICT);
+    assert_eq!(
+        post_keyed(&s.admin, &key2, &big).await.0,
+        StatusCode::CONFLICT
+    );
     moved(&s.admin, receipt(&s.product, &l1, &s.a, "2")).await;
-    assert_eq!(post_keyed(&s.admin, &key2, &big).await.0, StatusCode::CREATED);
-    assert_eq!(post_keyed(&s.admin, &key2, &big).await.0, StatusCode::CREATED);
+    assert_eq!(
+        post_keyed(&s.admin, &key2, &big).await.0,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        post_keyed(&s.admin, &key2, &big).await.0,
+        StatusCode::CREATED
+    );
     assert_eq!(balance(&s.admin, &s.product, &s.a, &l1).await.0, "0");
     assert_eq!(s.app.rows(&s.brand, "stock_moves").await, 3);
     // A malformed key is a 400.
@@ -518,8 +564,15 @@ async fn parallel_moves_out_never_oversell() {
     assert!(a >= 0 && b >= 0);
     assert_eq!(a + b + shipped as i64, 10, "nothing lost, nothing made up");
     let moves = s.app.rows(&s.brand, "stock_moves").await;
-    let created = answers.iter().filter(|(st, _)| *st == StatusCode::CREATED).count();
-    assert_eq!(moves, 1 + created as i64, "every answered move is in the ledger");
+    let created = answers
+        .iter()
+        .filter(|(st, _)| *st == StatusCode::CREATED)
+        .count();
+    assert_eq!(
+        moves,
+        1 + created as i64,
+        "every answered move is in the ledger"
+    );
 }
 
 async fn reserve(c: &Client, product: &str, quantity: &str) -> (StatusCode, Value) {
@@ -533,17 +586,57 @@ async fn reserve(c: &Client, product: &str, quantity: &str) -> (StatusCode, Valu
 #[tokio::test]
 async fn reservations_take_the_earliest_expiry_first() {
     let s = setup().await;
-    let late = lot(&s.app, &s.brand, &s.product, "LATE", Some("2099-12-31"), "released").await;
-    let early = lot(&s.app, &s.brand, &s.product, "EARLY", Some("2098-01-31"), "released").await;
+    let late = lot(
+        &s.app,
+        &s.brand,
+        &s.product,
+        "LATE",
+        Some("2099-12-31"),
+        "released",
+    )
+    .await;
+    let early = lot(
+        &s.app,
+        &s.brand,
+        &s.product,
+        "EARLY",
+        Some("2098-01-31"),
+        "released",
+    )
+    .await;
     let never = lot(&s.app, &s.brand, &s.product, "NEVER", None, "released").await;
-    let held = lot(&s.app, &s.brand, &s.product, "HELD", Some("2097-01-01"), "released").await;
-    let expired = lot(&s.app, &s.brand, &s.product, "GONE", Some("2020-01-01"), "released").await;
-    for (l, at) in [(&late, &s.a), (&early, &s.b), (&never, &s.a), (&held, &s.a), (&expired, &s.a)]
-    {
+    let held = lot(
+        &s.app,
+        &s.brand,
+        &s.product,
+        "HELD",
+        Some("2097-01-01"),
+        "released",
+    )
+    .await;
+    let expired = lot(
+        &s.app,
+        &s.brand,
+        &s.product,
+        "GONE",
+        Some("2020-01-01"),
+        "released",
+    )
+    .await;
+    for (l, at) in [
+        (&late, &s.a),
+        (&early, &s.b),
+        (&never, &s.a),
+        (&held, &s.a),
+        (&expired, &s.a),
+    ] {
         moved(&s.admin, receipt(&s.product, l, at, "5")).await;
     }
     set_status(&s.app, &s.brand, &held, "held").await;
-    let worker = s.app.login(&s.app.account(&s.brand, Role::Worker).await).await;
+    let worker = s
+        .app
+        .login(&s.app.account(&s.brand, Role::Worker).await)
+        .await;
     let (status, r) = reserve(&worker, &s.product, "12").await;
     assert_eq!(status, StatusCode::CREATED, "{r}");
     let lines: Vec<_> = r["lines"]
@@ -585,7 +678,10 @@ async fn reservations_take_the_earliest_expiry_first() {
     let (status, body) = worker.send(reqwest::Method::DELETE, &path, None).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert_eq!(body["code"], "already_released");
-    assert_eq!(balance(&worker, &s.product, &s.a, &late).await, ("5".into(), "0".into()));
+    assert_eq!(
+        balance(&worker, &s.product, &s.a, &late).await,
+        ("5".into(), "0".into())
+    );
     moved(&worker, out(&s.product, &late, &s.a, "5")).await;
     let (_, list) = worker.get("/api/stock-reservations").await;
     assert_eq!(list["reservations"].as_array().unwrap().len(), 0);
@@ -620,7 +716,10 @@ async fn fifty_parallel_reservations_of_ten_on_hand_reserve_exactly_ten() {
         .count();
     assert_eq!(created, 10, "{answers:?}");
     assert_eq!(refused, 40, "{answers:?}");
-    assert_eq!(balance(&s.admin, &s.product, &s.a, &l1).await, ("10".into(), "10".into()));
+    assert_eq!(
+        balance(&s.admin, &s.product, &s.a, &l1).await,
+        ("10".into(), "10".into())
+    );
     assert_eq!(s.app.rows(&s.brand, "stock_reservation_lines").await, 10);
 }
 
@@ -632,13 +731,17 @@ async fn replenishment_suggests_topping_up_to_the_maximum() {
     let l2 = lot(&s.app, &s.brand, &full, "F1", None, "released").await;
     moved(&s.admin, receipt(&s.product, &l1, &s.a, "3")).await;
     moved(&s.admin, receipt(&full, &l2, &s.b, "30")).await;
-    assert_eq!(reserve(&s.admin, &s.product, "1").await.0, StatusCode::CREATED);
-    let rule = |min: &str, max: &str| {
-        json!({"location_id": s.warehouse, "min_quantity": min, "max_quantity": max})
-    };
+    assert_eq!(
+        reserve(&s.admin, &s.product, "1").await.0,
+        StatusCode::CREATED
+    );
+    let rule = |min: &str, max: &str| json!({"location_id": s.warehouse, "min_quantity": min, "max_quantity": max});
     let (status, body) = s
         .admin
-        .put(&format!("/api/reorder-rules/{}", s.product), rule("5", "20"))
+        .put(
+            &format!("/api/reorder-rules/{}", s.product),
+            rule("5", "20"),
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["min_quantity"], "5");
@@ -649,7 +752,10 @@ async fn replenishment_suggests_topping_up_to_the_maximum() {
     assert_eq!(status, StatusCode::OK);
     let (status, body) = s
         .admin
-        .put(&format!("/api/reorder-rules/{}", s.product), rule("21", "20"))
+        .put(
+            &format!("/api/reorder-rules/{}", s.product),
+            rule("21", "20"),
+        )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     let (status, body) = s
@@ -660,7 +766,10 @@ async fn replenishment_suggests_topping_up_to_the_maximum() {
         )
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
-    let worker = s.app.login(&s.app.account(&s.brand, Role::Worker).await).await;
+    let worker = s
+        .app
+        .login(&s.app.account(&s.brand, Role::Worker).await)
+        .await;
     let (status, _) = worker
         .put(&format!("/api/reorder-rules/{}", s.product), rule("1", "2"))
         .await;
@@ -745,7 +854,10 @@ async fn another_tenants_ids_never_move_stock() {
         (receipt(&s.product, &l1, &b_loc, "1"), "A's product and lot"),
         (receipt(&b_product, &b_lot, &s.a, "1"), "A's location"),
         (out(&b_product, &b_lot, &s.a, "1"), "out of A's location"),
-        (transfer(&b_product, &b_lot, &s.a, &b_loc, "1"), "from A's location"),
+        (
+            transfer(&b_product, &b_lot, &s.a, &b_loc, "1"),
+            "from A's location",
+        ),
     ] {
         let (status, answer) = mv(&b, body).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{what}: {answer}");
@@ -764,7 +876,10 @@ async fn another_tenants_ids_never_move_stock() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(s.app.rows(&other, "stock_moves").await, 0);
     assert_eq!(s.app.rows(&s.brand, "stock_moves").await, 1);
-    assert_eq!(balance(&s.admin, &s.product, &s.a, &l1).await, ("10".into(), "2".into()));
+    assert_eq!(
+        balance(&s.admin, &s.product, &s.a, &l1).await,
+        ("10".into(), "2".into())
+    );
 }
 
 #[tokio::test]
