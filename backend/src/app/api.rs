@@ -16,6 +16,7 @@ use crate::companies::api::CompaniesApi;
 use crate::epcis::api::EpcisApi;
 use crate::http::health::HealthApi;
 use crate::http::operations::BodyLimits;
+use crate::inventory::api::InventoryApi;
 use crate::labels::api::LabelsApi;
 use crate::lots::api::LotsApi;
 use crate::organisation::api::OrganisationApi;
@@ -51,9 +52,9 @@ pub type Apis = (
         CompaniesApi,
         BatchUpdatesApi,
     ),
-    // Issue 22: the lot register.
-    LotsApi,
-    QualityApi,
+    // The ERP (issue 22 on): the lot register, inventory, quality. The next
+    // ERP domains join this tuple.
+    (LotsApi, InventoryApi, QualityApi),
 );
 
 /// The operations whose bodies are not the guard's default 64 KiB ones.

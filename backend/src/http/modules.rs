@@ -61,6 +61,7 @@ pub const fn module_of(tag: &ApiTags) -> Option<&'static str> {
         // The lot register belongs with the products it registers lots of.
         ApiTags::Lots => Some("products"),
         ApiTags::Quality => Some("qa"),
+        ApiTags::Inventory => Some("inventory"),
     }
 }
 
@@ -83,6 +84,7 @@ pub const TAGS: &[ApiTags] = &[
     ApiTags::BatchUpdates,
     ApiTags::Lots,
     ApiTags::Quality,
+    ApiTags::Inventory,
     ApiTags::Public,
 ];
 

@@ -51,6 +51,10 @@ pub enum ApiTags {
     /// Quality and compliance: inspections of lots (which hold or release
     /// them), nonconformances and their CAPA, certificates of analysis.
     Quality,
+    /// Inventory: locations, the stock ledger (append-only moves), balances
+    /// per product, location and lot, reservations (first expiry first
+    /// out), replenishment and the valuation.
+    Inventory,
     /// What a consumer's or a partner's app calls without signing in,
     /// outside `/api`: the resolver's verdict on a code (its GS1 Digital
     /// Link), a review of the scanned product and the place of a scan.

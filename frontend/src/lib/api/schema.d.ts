@@ -1387,7 +1387,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/lots": {
+    "/api/locations": {
         parameters: {
             query?: never;
             header?: never;
@@ -1395,65 +1395,60 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The organisation's lots, newest first (at most 500), of one product
-         *     and in one status when given. `expired` says whether a lot's expiry
-         *     date has passed.
+         * The organisation's locations (a tree: each after its parent, with
+         *     its path).
          */
-        get: operations["listLots"];
+        get: operations["listLocations"];
         put?: never;
         /**
-         * Register a lot of a product: its number (GS1 AI 10, unique per
-         *     product) and, optionally, its dates of manufacture and expiry. It
-         *     starts in `quarantine` when the product requires inspection, else
-         *     `released`; the registration is the first entry of its history.
+         * Adds a location (admins and managers). Its code is unique in the
+         *     organisation whatever its case (409 `duplicate_code`); its parent must
+         *     be one of the organisation's locations.
          */
-        post: operations["createLot"];
+        post: operations["createLocation"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/lots/{id}": {
+    "/api/stock-moves": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** One lot with its status history, oldest change first. */
-        get: operations["getLot"];
+        /**
+         * The ledger, newest first, 100 moves a page: of one product, one lot,
+         *     moves from or to one location, made from one day to another (UTC,
+         *     both included). `cursor` is the `next_cursor` of the page before.
+         */
+        get: operations["listStockMoves"];
         put?: never;
-        post?: never;
+        /**
+         * Records a move of stock (workers, managers, admins) and changes the
+         *     balances in the same transaction: a receipt (no `from_location_id`;
+         *     `unit_cost` and `currency` required), a transfer, or stock leaving
+         *     (no `to_location_id`). Refused with 409 `insufficient_stock` when
+         *     less is available (on hand less reserved) than it takes, and 409
+         *     `lot_not_available` when the lot is not released (or expired) and
+         *     the stock does not go into a quarantine or scrap location. Moves are
+         *     never changed: a mistake is corrected by the reverse move.
+         * @description With an `Idempotency-Key` header, a retry with the same key answers
+         *     the first move without moving again (also while the first is still
+         *     in flight); the same key with another request is refused with 409
+         *     `idempotency_key_reused`. Refused requests are not kept: a retry of
+         *     one is tried again.
+         */
+        post: operations["createStockMove"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/lots/{id}/status": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Change a lot's status (hold it, release it, reject or recall it),
-         *     with the reason, which its history and the audit log keep with who
-         *     and when. A recalled or held lot's codes warn consumers on the scan
-         *     page. Answers the lot as it now is.
-         */
-        post: operations["changeLotStatus"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/inspections": {
+    "/api/stock": {
         parameters: {
             query?: never;
             header?: never;
@@ -1461,40 +1456,11 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The inspections of a lot (`lot_id`), or the organisation's newest
-         *     500, newest first, each with its checks.
+         * The stock on hand by product, location and lot (at most 5000 rows),
+         *     with each lot's status and expiry: read from the balances, never by
+         *     adding up the ledger.
          */
-        get: operations["listInspections"];
-        put?: never;
-        /**
-         * Records an inspection of a lot and decides its verdict (see the
-         *     checks' rules). A failed inspection puts the lot on `held` (a lot
-         *     already rejected or recalled keeps its status); a passed one releases
-         *     a lot in `quarantine` (a held, rejected or recalled lot is released
-         *     only by a person, with a reason). The inspection, the lot's status,
-         *     its history and the audit records are written together.
-         */
-        post: operations["createInspection"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/lots/{id}/coa.pdf": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A lot's certificate of analysis: a PDF with the lot, its product,
-         *     every inspection with each check's limits, value and result, and the
-         *     verdict (the newest inspection's). 409 `not_inspected` for a lot
-         *     without inspections.
-         */
-        get: operations["getLotCertificate"];
+        get: operations["listStock"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1503,7 +1469,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/nonconformances": {
+    "/api/stock/valuation": {
         parameters: {
             query?: never;
             header?: never;
@@ -1511,20 +1477,46 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The organisation's nonconformances (the newest 500), newest first,
-         *     with the states each entered: the board.
+         * The value of the stock on hand per product, FIFO by receipt, per
+         *     currency (amounts in different currencies are never added).
          */
-        get: operations["listNonconformances"];
+        get: operations["getStockValuation"];
         put?: never;
-        /** Raises a nonconformance (state `open`), about a lot or not. */
-        post: operations["createNonconformance"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/nonconformances/{id}": {
+    "/api/stock-reservations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reservations, newest first (at most 500): of one product, and
+         *     only the active ones unless `include_released` is true.
+         */
+        get: operations["listStockReservations"];
+        put?: never;
+        /**
+         * Reserves stock of a product (workers, managers, admins) from
+         *     released, unexpired lots outside quarantine and scrap locations,
+         *     earliest expiry first (FEFO), in `location_id` or anywhere. Answers
+         *     the lines, or 409 `insufficient_stock` and reserves nothing. Reserved
+         *     stock is not available to moves or other reservations.
+         */
+        post: operations["createStockReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stock-reservations/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1534,18 +1526,73 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Releases a reservation (workers, managers, admins): its stock is
+         *     available again. 409 `already_released` when it was released before.
+         */
+        delete: operations["releaseStockReservation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reorder-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's reorder rules, by product name. */
+        get: operations["listReorderRules"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reorder-rules/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
         /**
-         * Moves a nonconformance to its next state and/or sets its CAPA fields
-         *     (root cause, corrective action, verification note), given the
-         *     `version` it was read at. The order is enforced (409
-         *     `invalid_transition`, also for any change of a closed one), so are
-         *     the fields each state needs (409 `incomplete`) and the version (409
-         *     `stale`). Each step is recorded and audited.
+         * Sets a product's reorder rule (admins and managers): one per
+         *     product, replaced by the next. `min_quantity` at most
+         *     `max_quantity`.
          */
-        patch: operations["updateNonconformance"];
+        put: operations["setReorderRule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/replenishment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The products whose available stock (usable on hand less reserved)
+         *     at their rule's location and below it is under the rule's minimum,
+         *     with `suggested_quantity = max_quantity - (on_hand - reserved)`.
+         */
+        get: operations["getReplenishment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/01/{gtin}/21/{serial}": {
@@ -2357,6 +2404,17 @@ export interface components {
             skuid: string;
             gtin: string;
         };
+        /**
+         * CurrencyValue
+         * @description Part of a product's stock valued in one currency.
+         */
+        CurrencyValue: {
+            currency: string;
+            /** @description The quantity valued at receipts in this currency. */
+            quantity: string;
+            /** @description Its value, a decimal string. */
+            value: string;
+        };
         /** DateAttribute */
         DateAttribute: {
             name: string;
@@ -2628,75 +2686,6 @@ export interface components {
             contact?: string;
         };
         /**
-         * Inspection
-         * @description A recorded inspection with its checks.
-         */
-        Inspection: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            lot_id: string;
-            /** @description The lot number (GS1 AI 10). */
-            lot_number: string;
-            /** Format: uuid */
-            product_id: string;
-            product_name: string;
-            verdict: components["schemas"]["InspectionVerdict"];
-            /** @description Who recorded it (their name at the time). */
-            inspected_by_name: string;
-            /** Format: date-time */
-            inspected_at: string;
-            checks: components["schemas"]["InspectionCheck"][];
-        };
-        /**
-         * InspectionCheck
-         * @description One check of a recorded inspection.
-         */
-        InspectionCheck: {
-            /**
-             * Format: int16
-             * @description Its place in the inspection, from 1.
-             */
-            position: number;
-            parameter: string;
-            /** @description The lower limit (a decimal as text), for a check with limits. */
-            min?: string;
-            /** @description The upper limit (a decimal as text), for a check with limits. */
-            max?: string;
-            /** @description The text expected, for a check without limits. */
-            expected?: string;
-            /** @description What was found. */
-            value: string;
-            passed: boolean;
-        };
-        /**
-         * InspectionList
-         * @description Inspections, newest first.
-         */
-        InspectionList: {
-            inspections: components["schemas"]["Inspection"][];
-        };
-        /**
-         * InspectionRecorded
-         * @description The inspection recorded.
-         */
-        InspectionRecorded: {
-            /** Format: uuid */
-            id: string;
-            verdict: components["schemas"]["InspectionVerdict"];
-            /**
-             * @description The lot's status after the inspection: `held` after a failure (unless
-             *     it was rejected or recalled), `released` after a pass of a lot in
-             *     quarantine, otherwise unchanged.
-             */
-            lot_status: components["schemas"]["LotStatus"] & unknown;
-        };
-        /**
-         * @description An inspection's outcome.
-         * @enum {string}
-         */
-        InspectionVerdict: "pass" | "fail";
-        /**
          * @description The state of a code job.
          * @enum {string}
          */
@@ -2759,6 +2748,37 @@ export interface components {
         LabelTemplateList: {
             templates: components["schemas"]["LabelTemplate"][];
         };
+        /**
+         * Location
+         * @description A place stock is kept: a warehouse, a zone or bin in it, or a
+         *     quarantine or scrap area. Locations form a tree.
+         */
+        Location: {
+            /** Format: uuid */
+            id: string;
+            /** @description Unique in the organisation, whatever its case (`WH1/A-03`). */
+            code: string;
+            name: string;
+            kind: components["schemas"]["LocationKind"];
+            /** Format: uuid */
+            parent_id?: string;
+            /** @description The codes from the root down to it, `WH1 / A / 03`. */
+            path: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @description What kind of place a location is.
+         * @enum {string}
+         */
+        LocationKind: "warehouse" | "zone" | "bin" | "quarantine" | "scrap";
+        /**
+         * LocationList
+         * @description The organisation's locations, each after its parent.
+         */
+        LocationList: {
+            locations: components["schemas"]["Location"][];
+        };
         /** LoginRequest */
         LoginRequest: {
             email: string;
@@ -2796,55 +2816,6 @@ export interface components {
             expires_on?: string;
         };
         /**
-         * LotDetail
-         * @description A lot with its status history.
-         */
-        LotDetail: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            product_id: string;
-            product_name: string;
-            /** @description The product's GTIN-14. */
-            gtin: string;
-            /** @description GS1 AI 10: 1 to 20 characters of GS1's character set 82. */
-            number: string;
-            /** Format: date */
-            manufactured_on?: string;
-            /** Format: date */
-            expires_on?: string;
-            status: components["schemas"]["LotStatus"];
-            /**
-             * @description Its expiry date is before today (an expired lot cannot be used,
-             *     whatever its status).
-             */
-            expired: boolean;
-            /**
-             * Format: date-time
-             * @description When its status last changed (when it was registered, if never).
-             */
-            status_changed_at: string;
-            /** Format: date-time */
-            created_at: string;
-            /**
-             * @description Every change of its status, oldest first; the first is its
-             *     registration.
-             */
-            history: components["schemas"]["StatusHistoryEntry"][];
-        };
-        /**
-         * LotList
-         * @description The organisation's lots, newest first.
-         */
-        LotList: {
-            lots: components["schemas"]["RegisteredLot"][];
-            /**
-             * @description More lots match than listed (the oldest are left out): narrow the
-             *     list by product or status.
-             */
-            more: boolean;
-        };
-        /**
          * LotPassportSummary
          * @description A lot's own passport, in the list.
          */
@@ -2858,41 +2829,11 @@ export interface components {
             updated_at: string;
         };
         /**
-         * LotRegistration
-         * @description A lot to register.
-         */
-        LotRegistration: {
-            /**
-             * Format: uuid
-             * @description An active product of the organisation.
-             */
-            product_id: string;
-            /** @description The lot number (GS1 AI 10), unique per product. */
-            number: string;
-            /**
-             * Format: date
-             * @description Date of manufacture (GS1 AI 11).
-             */
-            manufactured_on?: string;
-            /**
-             * Format: date
-             * @description Expiry date (GS1 AI 17), after the date of manufacture.
-             */
-            expires_on?: string;
-        };
-        /**
          * @description Where a lot stands. Only a `released`, unexpired lot can be reserved,
          *     picked, consumed or shipped.
          * @enum {string}
          */
         LotStatus: "quarantine" | "released" | "held" | "rejected" | "recalled";
-        /** LotStatusChange */
-        LotStatusChange: {
-            /** @description The new status. */
-            status: components["schemas"]["LotStatus"] & unknown;
-            /** @description Why (1 to 500 characters): shown in the lot's history and audited. */
-            reason: string;
-        };
         /** @description The fields whose visibility differs from their section's: each one named here is public or restricted whatever the section's `visibility` says. A name that is no field of the section is refused (400). */
         ManufacturerFieldVisibility: {
             name?: components["schemas"]["Visibility"];
@@ -2955,30 +2896,10 @@ export interface components {
             enabled: boolean;
         };
         /**
-         * NewCheck
-         * @description One check of a new inspection: limits (`min` and/or `max`) or an
-         *     `expected` text, never both, and the `value` found.
+         * @description Why stock moved.
+         * @enum {string}
          */
-        NewCheck: {
-            /**
-             * @description What was checked, e.g. `pH` or `Appearance` (1 to 100 characters;
-             *     each parameter once per inspection).
-             */
-            parameter: string;
-            /** @description The lower limit, a decimal as text (e.g. `6.5`). */
-            min?: string;
-            /** @description The upper limit, a decimal as text (e.g. `7.5`); not below `min`. */
-            max?: string;
-            /** @description The text expected (e.g. `Clear`), for a check without limits. */
-            expected?: string;
-            /**
-             * @description What was found (1 to 200 characters): a decimal for a check with
-             *     limits, which passes when `min <= value <= max`; otherwise text,
-             *     which passes when it equals `expected`, ignoring case and the spaces
-             *     around it.
-             */
-            value: string;
-        };
+        MoveReason: "receipt" | "transfer" | "adjustment" | "consumption" | "shipment" | "scrap" | "return";
         /** NewCodeJob */
         NewCodeJob: {
             /**
@@ -3007,20 +2928,26 @@ export interface components {
             /** @description The registered address, on one line. */
             registered_address: string;
         };
-        /** NewInspection */
-        NewInspection: {
-            /**
-             * Format: uuid
-             * @description The lot inspected.
-             */
-            lot_id: string;
-            /** @description 1 to 50 checks. The inspection passes when every check passes. */
-            checks: components["schemas"]["NewCheck"][];
-        };
         /** NewLabelTemplate */
         NewLabelTemplate: {
             name: string;
             design: components["schemas"]["Design"];
+        };
+        /** NewLocation */
+        NewLocation: {
+            /**
+             * @description 1 to 40 letters, digits, `.`, `_`, `/` or `-`, starting with a letter
+             *     or digit; unique in the organisation whatever its case.
+             */
+            code: string;
+            /** @description 1 to 200 characters. */
+            name: string;
+            kind: components["schemas"]["LocationKind"];
+            /**
+             * Format: uuid
+             * @description The location it is part of (a zone's warehouse, a bin's zone).
+             */
+            parent_id?: string;
         };
         /**
          * NewLot
@@ -3034,19 +2961,6 @@ export interface components {
             manufactured_on?: string;
             /** Format: date */
             expires_on?: string;
-        };
-        /** NewNonconformance */
-        NewNonconformance: {
-            /**
-             * Format: uuid
-             * @description The lot it concerns, if any.
-             */
-            lot_id?: string;
-            /** @description A short title (1 to 200 characters). */
-            title: string;
-            /** @description What was found (1 to 5000 characters). */
-            description: string;
-            severity: components["schemas"]["NonconformanceSeverity"];
         };
         /** NewPrintJob */
         NewPrintJob: {
@@ -3078,13 +2992,58 @@ export interface components {
              * @description The company of the organisation it belongs to (`listCompanies`).
              */
             company_id?: string;
+        };
+        /** NewReservation */
+        NewReservation: {
+            /** Format: uuid */
+            product_id: string;
+            /** @description More than 0, at most 3 decimal places, as a string. */
+            quantity: string;
             /**
-             * @description Its received and manufactured lots start in quarantine (default
-             *     false).
+             * Format: uuid
+             * @description Reserve from this location only; leave it out for anywhere.
              */
-            requires_inspection?: boolean;
-            /** @description The unit its quantities are counted in (default `each`). */
-            unit?: string;
+            location_id?: string;
+            /** @description What it is for (an order number), 1 to 200 characters. */
+            reference: string;
+        };
+        /** NewStockMove */
+        NewStockMove: {
+            /** Format: uuid */
+            product_id: string;
+            /**
+             * Format: uuid
+             * @description A lot of the product.
+             */
+            lot_id: string;
+            /** @description More than 0, at most 3 decimal places, as a string: `"12"`, `"2.5"`. */
+            quantity: string;
+            /**
+             * Format: uuid
+             * @description Where the stock comes from; leave it out for a receipt.
+             */
+            from_location_id?: string;
+            /**
+             * Format: uuid
+             * @description Where the stock goes; leave it out when it leaves the stock
+             *     (consumption, shipment). At least one of the two is given, and they
+             *     differ.
+             */
+            to_location_id?: string;
+            /** @description `receipt` has no `from_location_id`; `transfer` has both. */
+            reason: components["schemas"]["MoveReason"] & unknown;
+            /**
+             * @description Required for a receipt (no `from_location_id`), refused otherwise:
+             *     0 or more, at most 6 decimal places, as a string (`"12.50"`).
+             */
+            unit_cost?: string;
+            /**
+             * @description Required for a receipt: ISO 4217, e.g. `EUR`.
+             * @enum {string}
+             */
+            currency?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XCG" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XUA" | "YER" | "ZAR" | "ZMW" | "ZWG";
+            /** @description A note of what it was for (an order number), 1 to 200 characters. */
+            reference?: string;
         };
         /** NewTenant */
         NewTenant: {
@@ -3112,97 +3071,6 @@ export interface components {
              */
             modules?: ("products" | "codes" | "labels" | "scans" | "dpp" | "journey" | "inventory" | "procurement" | "manufacturing" | "qa" | "logistics" | "sales" | "pricing" | "invoices" | "finance" | "tasks" | "calendar" | "client_tools")[];
             admin: components["schemas"]["FirstAdmin"];
-        };
-        /**
-         * Nonconformance
-         * @description A nonconformance and its CAPA.
-         */
-        Nonconformance: {
-            /** Format: uuid */
-            id: string;
-            /**
-             * Format: uuid
-             * @description The lot it concerns, if any.
-             */
-            lot_id?: string;
-            lot_number?: string;
-            product_name?: string;
-            title: string;
-            description: string;
-            severity: components["schemas"]["NonconformanceSeverity"];
-            state: components["schemas"]["NonconformanceState"];
-            root_cause?: string;
-            corrective_action?: string;
-            verification_note?: string;
-            /**
-             * Format: int32
-             * @description Grows with every change: send it back with a change (`PATCH`), which
-             *     is refused (409 `stale`) when someone changed it since.
-             */
-            version: number;
-            created_by_name: string;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            /** @description The states it entered, oldest first. */
-            steps: components["schemas"]["NonconformanceStep"][];
-        };
-        /**
-         * NonconformanceChange
-         * @description A change of a nonconformance: its next state and/or its CAPA fields.
-         */
-        NonconformanceChange: {
-            /**
-             * Format: int32
-             * @description The `version` the change was made on; a change of an older version
-             *     is refused (409 `stale`).
-             */
-            version: number;
-            /**
-             * @description The next state, exactly one step on: open -> investigating -> action
-             *     -> verification -> closed (anything else: 409 `invalid_transition`).
-             *     Entering `action` needs a root cause, `verification` a corrective
-             *     action too, `closed` a verification note as well (409 `incomplete`).
-             */
-            state?: components["schemas"]["NonconformanceState"] & unknown;
-            /** @description Why it happened (1 to 5000 characters). */
-            root_cause?: string;
-            /** @description What was done about it (1 to 5000 characters). */
-            corrective_action?: string;
-            /** @description How the action was found to work (1 to 5000 characters). */
-            verification_note?: string;
-        };
-        /**
-         * NonconformanceList
-         * @description Nonconformances, newest first.
-         */
-        NonconformanceList: {
-            nonconformances: components["schemas"]["Nonconformance"][];
-        };
-        /**
-         * @description How serious a nonconformance is.
-         * @enum {string}
-         */
-        NonconformanceSeverity: "minor" | "major" | "critical";
-        /**
-         * @description Where a nonconformance stands; it moves one step at a time, in this
-         *     order, and never back.
-         * @enum {string}
-         */
-        NonconformanceState: "open" | "investigating" | "action" | "verification" | "closed";
-        /**
-         * NonconformanceStep
-         * @description One state a nonconformance entered.
-         */
-        NonconformanceStep: {
-            /** @description The state it left (none for the first step, when it was raised). */
-            from_state?: components["schemas"]["NonconformanceState"] & unknown;
-            to_state: components["schemas"]["NonconformanceState"];
-            /** @description Who moved it (their name at the time). */
-            changed_by_name: string;
-            /** Format: date-time */
-            changed_at: string;
         };
         /** NumberAttribute */
         NumberAttribute: {
@@ -3572,13 +3440,6 @@ export interface components {
              *     several companies, issue 10); absent when none.
              */
             company_id?: string;
-            /**
-             * @description Its received and manufactured lots start in `quarantine`, released
-             *     by a passing inspection or a decision with a reason.
-             */
-            requires_inspection: boolean;
-            /** @description The unit its quantities are counted in (`each`, `kg`, `l`, `m`, …). */
-            unit: string;
         };
         /**
          * ProductChange
@@ -3598,13 +3459,6 @@ export interface components {
              * @description Assigns it to this company of the organisation (`listCompanies`).
              */
             company_id?: string;
-            /**
-             * @description Its received and manufactured lots start in quarantine (lots
-             *     already registered keep their status).
-             */
-            requires_inspection?: boolean;
-            /** @description The unit its quantities are counted in. */
-            unit?: string;
         };
         /** ProductCodeCount */
         ProductCodeCount: {
@@ -3658,6 +3512,24 @@ export interface components {
             skuid: string;
             /** Format: int64 */
             scans: number;
+        };
+        /**
+         * ProductValuation
+         * @description A product's stock on hand and its value.
+         */
+        ProductValuation: {
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** @description On hand outside scrap locations. */
+            on_hand: string;
+            /** @description Per currency of the receipts that value it: never added together. */
+            values: components["schemas"]["CurrencyValue"][];
+            /**
+             * @description On hand not covered by a receipt (none when every unit came in
+             *     through one).
+             */
+            unvalued_quantity: string;
         };
         /**
          * Profile
@@ -3734,39 +3606,6 @@ export interface components {
             recyclability?: string;
         };
         /**
-         * RegisteredLot
-         * @description A lot of the register as the API shows it (named `RegisteredLot` in
-         *     the contract: a code job's `Lot` is its number and dates only).
-         */
-        RegisteredLot: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            product_id: string;
-            product_name: string;
-            /** @description The product's GTIN-14. */
-            gtin: string;
-            /** @description GS1 AI 10: 1 to 20 characters of GS1's character set 82. */
-            number: string;
-            /** Format: date */
-            manufactured_on?: string;
-            /** Format: date */
-            expires_on?: string;
-            status: components["schemas"]["LotStatus"];
-            /**
-             * @description Its expiry date is before today (an expired lot cannot be used,
-             *     whatever its status).
-             */
-            expired: boolean;
-            /**
-             * Format: date-time
-             * @description When its status last changed (when it was registered, if never).
-             */
-            status_changed_at: string;
-            /** Format: date-time */
-            created_at: string;
-        };
-        /**
          * RemoveUser
          * @description `{"action": "removeuser", "user_id": ...}`
          */
@@ -3776,6 +3615,42 @@ export interface components {
              * @description The account's id (an unknown or malformed one: 404; one's own: 403).
              */
             user_id: string;
+        };
+        /**
+         * ReorderRule
+         * @description A product's reorder rule: keep its usable stock at `location_id` (and
+         *     below it) between the minimum and the maximum.
+         */
+        ReorderRule: {
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** Format: uuid */
+            location_id: string;
+            location_code: string;
+            min_quantity: string;
+            max_quantity: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** ReorderRuleChange */
+        ReorderRuleChange: {
+            /**
+             * Format: uuid
+             * @description The location (with every location below it) whose stock counts.
+             */
+            location_id: string;
+            /** @description 0 or more, at most 3 decimal places, as a string. */
+            min_quantity: string;
+            /** @description At least `min_quantity`. */
+            max_quantity: string;
+        };
+        /**
+         * ReorderRuleList
+         * @description The organisation's reorder rules, by product name.
+         */
+        ReorderRuleList: {
+            rules: components["schemas"]["ReorderRule"][];
         };
         /** @description The fields whose visibility differs from their section's: each one named here is public or restricted whatever the section's `visibility` says. A name that is no field of the section is refused (400). */
         RepairFieldVisibility: {
@@ -3791,6 +3666,94 @@ export interface components {
             /** @description E.g. "Spare parts for 7 years after the last unit is sold". */
             spare_parts_availability?: string;
         };
+        /**
+         * Replenishment
+         * @description The products whose available stock (on hand less reserved) is below
+         *     their rule's minimum.
+         */
+        Replenishment: {
+            lines: components["schemas"]["ReplenishmentLine"][];
+        };
+        /**
+         * ReplenishmentLine
+         * @description A product below its minimum, and how much to order.
+         */
+        ReplenishmentLine: {
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** Format: uuid */
+            location_id: string;
+            location_code: string;
+            min_quantity: string;
+            max_quantity: string;
+            /**
+             * @description Usable stock on hand at the location and below it: released,
+             *     unexpired lots outside quarantine and scrap locations.
+             */
+            on_hand: string;
+            /** @description Of that, reserved. */
+            reserved: string;
+            /**
+             * @description `max_quantity - (on_hand - reserved)`: what tops the available stock
+             *     up to the maximum.
+             */
+            suggested_quantity: string;
+        };
+        /**
+         * Reservation
+         * @description Stock promised: not available to moves or other reservations until
+         *     released.
+         */
+        Reservation: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /**
+             * Format: uuid
+             * @description The location asked for; absent when reserved anywhere.
+             */
+            location_id?: string;
+            quantity: string;
+            reference: string;
+            status: components["schemas"]["ReservationStatus"];
+            /** @description Earliest expiry first. */
+            lines: components["schemas"]["ReservationLine"][];
+            /** Format: uuid */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            released_at?: string;
+        };
+        /**
+         * ReservationLine
+         * @description Stock a reservation holds of one lot at one location.
+         */
+        ReservationLine: {
+            /** Format: uuid */
+            location_id: string;
+            /** Format: uuid */
+            lot_id: string;
+            lot_number: string;
+            /** Format: date */
+            expires_on?: string;
+            quantity: string;
+        };
+        /**
+         * ReservationList
+         * @description The reservations, newest first (at most 500).
+         */
+        ReservationList: {
+            reservations: components["schemas"]["Reservation"][];
+        };
+        /**
+         * @description Whether a reservation still holds its stock.
+         * @enum {string}
+         */
+        ReservationStatus: "active" | "released";
         /**
          * ResetPassword
          * @description `{"action": "resetorguserpassword", "email", "new_password"}`
@@ -4130,27 +4093,94 @@ export interface components {
             status: string;
         };
         /**
-         * StatusHistoryEntry
-         * @description One change of a lot's status: from what (absent for its first status,
-         *     when it was registered), to what, why, who and when.
-         */
-        StatusHistoryEntry: {
-            from?: components["schemas"]["LotStatus"];
-            to: components["schemas"]["LotStatus"];
-            reason: string;
-            /** @description Who changed it, by name at the time ("brandops" for the system). */
-            who: string;
-            /**
-             * Format: date-time
-             * @description When.
-             */
-            at: string;
-        };
-        /**
          * @description A supply-chain step staff record in the app.
          * @enum {string}
          */
         StepKind: "packing" | "shipping" | "receiving";
+        /**
+         * StockList
+         * @description The stock on hand, by product, location and lot (rows with nothing on
+         *     hand are left out).
+         */
+        StockList: {
+            stock: components["schemas"]["StockRowOut"][];
+            /** @description More rows exist than listed: narrow the filters. */
+            more: boolean;
+        };
+        /**
+         * StockMove
+         * @description A move of stock: the ledger's row, never changed afterwards.
+         */
+        StockMove: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            /** Format: uuid */
+            lot_id: string;
+            lot_number: string;
+            /** @description A decimal string (`"12"`, `"2.5"`). */
+            quantity: string;
+            /**
+             * Format: uuid
+             * @description Where it came from; none for a receipt.
+             */
+            from_location_id?: string;
+            /**
+             * Format: uuid
+             * @description Where it went; none when it left the stock.
+             */
+            to_location_id?: string;
+            reason: components["schemas"]["MoveReason"];
+            /** @description A receipt's unit cost, a decimal string (`"12.50"`). */
+            unit_cost?: string;
+            /** @description A receipt's currency (ISO 4217). */
+            currency?: string;
+            reference?: string;
+            /**
+             * Format: uuid
+             * @description The account that recorded it.
+             */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * StockMovePage
+         * @description One page of the ledger, newest first.
+         */
+        StockMovePage: {
+            moves: components["schemas"]["StockMove"][];
+            /** @description Pass it as `cursor` for the next (older) page; absent on the last. */
+            next_cursor?: string;
+        };
+        /**
+         * StockRowOut
+         * @description Stock of one lot of a product at one location.
+         */
+        StockRowOut: {
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** Format: uuid */
+            location_id: string;
+            location_code: string;
+            /** Format: uuid */
+            lot_id: string;
+            lot_number: string;
+            /** Format: date */
+            expires_on?: string;
+            /** @description Its expiry date has passed. */
+            expired: boolean;
+            lot_status: components["schemas"]["LotStatus"];
+            /**
+             * @description Decimal strings: on hand, reserved, and available (on hand less
+             *     reserved).
+             */
+            on_hand: string;
+            reserved: string;
+            available: string;
+        };
         /**
          * Substance
          * @description A substance of concern in the product.
@@ -4347,6 +4377,15 @@ export interface components {
             returning_consumers: number;
         };
         /**
+         * Valuation
+         * @description The value of the stock on hand per product, FIFO by receipt: the stock
+         *     on hand is what came in last, so its quantity is valued at the newest
+         *     receipts' unit costs.
+         */
+        Valuation: {
+            products: components["schemas"]["ProductValuation"][];
+        };
+        /**
          * @description What the resolver says of a code.
          * @enum {string}
          */
@@ -4506,13 +4545,6 @@ export interface components {
             batch?: components["schemas"]["ScannedBatch"] & unknown;
             /** @description The product's company (the pharmaceutical clients' products). */
             manufacturer?: components["schemas"]["Manufacturer"] & unknown;
-            /**
-             * @description The status of the code's lot in the lot register (its batch's lot
-             *     when a batch update gave it batch data, else its code job's);
-             *     absent when the code has no lot. `recalled` and `held`: do not use
-             *     the product (the scan page warns).
-             */
-            lot_status?: components["schemas"]["LotStatus"] & unknown;
         };
         /**
          * ScannedBatch
@@ -11003,36 +11035,22 @@ export interface operations {
             };
         };
     };
-    listLots: {
+    listLocations: {
         parameters: {
-            query?: {
-                /** @description Only this product's lots. */
-                product_id?: string;
-                /** @description Only lots in this status. */
-                status?: components["schemas"]["LotStatus"];
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The organisation's lots, newest first. */
+            /** @description The organisation's locations, each after its parent. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["LotList"];
-                };
-            };
-            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["LocationList"];
                 };
             };
             /** @description Not signed in, or the session has ended. */
@@ -11067,7 +11085,7 @@ export interface operations {
             };
         };
     };
-    createLot: {
+    createLocation: {
         parameters: {
             query?: never;
             header?: never;
@@ -11076,20 +11094,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json; charset=utf-8": components["schemas"]["LotRegistration"];
+                "application/json; charset=utf-8": components["schemas"]["NewLocation"];
             };
         };
         responses: {
-            /**
-             * @description Registered: the lot starts in `quarantine` when its product requires
-             *     inspection, else `released`.
-             */
+            /** @description Created. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["RegisteredLot"];
+                    "application/json; charset=utf-8": components["schemas"]["Location"];
                 };
             };
             /** @description The request is not valid: `error` says what to change. Nothing was changed. */
@@ -11175,24 +11190,30 @@ export interface operations {
             };
         };
     };
-    getLot: {
+    listStockMoves: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
+            query?: {
+                product_id?: string;
+                lot_id?: string;
+                /** @description Moves from or to this location. */
+                location_id?: string;
+                from?: string;
+                to?: string;
+                cursor?: number;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description A lot with its status history. */
+            /** @description One page of the ledger, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["LotDetail"];
+                    "application/json; charset=utf-8": components["schemas"]["StockMovePage"];
                 };
             };
             /** @description The request is not valid: `error` says what to change. Nothing was changed. */
@@ -11218,18 +11239,6 @@ export interface operations {
              *     request failed the origin or CSRF check; `error` and `code` say which.
              */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /**
-             * @description Not found (or not the caller's): `error` says what. A malformed id gets
-             *     the same answer as an unknown one.
-             */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11248,31 +11257,35 @@ export interface operations {
             };
         };
     };
-    changeLotStatus: {
+    createStockMove: {
         parameters: {
             query?: never;
-            header?: never;
-            path: {
-                id: string;
+            header?: {
+                /**
+                 * @description Any text of 1 to 255 printable ASCII characters (a UUID):
+                 *     the same key answers the first result.
+                 */
+                "Idempotency-Key"?: string;
             };
+            path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json; charset=utf-8": components["schemas"]["LotStatusChange"];
+                "application/json; charset=utf-8": components["schemas"]["NewStockMove"];
             };
         };
         responses: {
             /**
-             * @description A lot of the register as the API shows it (named `RegisteredLot` in
-             *     the contract: a code job's `Lot` is its number and dates only).
+             * @description Recorded (or, for a retry with the same `Idempotency-Key`, the move
+             *     the first request recorded).
              */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["RegisteredLot"];
+                    "application/json; charset=utf-8": components["schemas"]["StockMove"];
                 };
             };
             /** @description The request is not valid: `error` says what to change. Nothing was changed. */
@@ -11310,6 +11323,18 @@ export interface operations {
              *     the same answer as an unknown one.
              */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11346,9 +11371,11 @@ export interface operations {
             };
         };
     };
-    listInspections: {
+    listStock: {
         parameters: {
             query?: {
+                product_id?: string;
+                location_id?: string;
                 lot_id?: string;
             };
             header?: never;
@@ -11357,13 +11384,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Inspections, newest first. */
+            /**
+             * @description The stock on hand, by product, location and lot (rows with nothing on
+             *     hand are left out).
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["InspectionList"];
+                    "application/json; charset=utf-8": components["schemas"]["StockList"];
                 };
             };
             /** @description The request is not valid: `error` says what to change. Nothing was changed. */
@@ -11407,186 +11437,7 @@ export interface operations {
             };
         };
     };
-    createInspection: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json; charset=utf-8": components["schemas"]["NewInspection"];
-            };
-        };
-        responses: {
-            /** @description Recorded; the lot's status is changed with it. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["InspectionRecorded"];
-                };
-            };
-            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session has ended. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /**
-             * @description Not allowed: the caller's role or organisation may not do this, or the
-             *     request failed the origin or CSRF check; `error` and `code` say which.
-             */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /**
-             * @description Not found (or not the caller's): `error` says what. A malformed id gets
-             *     the same answer as an unknown one.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is larger than the operation takes. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is not of a type the operation takes. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Something went wrong on the server; details are in its log. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    getLotCertificate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The certificate as a PDF (its text is extractable). */
-            200: {
-                headers: {
-                    "CONTENT-DISPOSITION": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/pdf": string;
-                };
-            };
-            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session has ended. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /**
-             * @description Not allowed: the caller's role or organisation may not do this, or the
-             *     request failed the origin or CSRF check; `error` and `code` say which.
-             */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /**
-             * @description Not found (or not the caller's): `error` says what. A malformed id gets
-             *     the same answer as an unknown one.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /**
-             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
-             *     does not allow it): `error` says what. Nothing was changed.
-             */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Something went wrong on the server; details are in its log. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    listNonconformances: {
+    getStockValuation: {
         parameters: {
             query?: never;
             header?: never;
@@ -11595,13 +11446,70 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Nonconformances, newest first. */
+            /**
+             * @description The value of the stock on hand per product, FIFO by receipt: the stock
+             *     on hand is what came in last, so its quantity is valued at the newest
+             *     receipts' unit costs.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["NonconformanceList"];
+                    "application/json; charset=utf-8": components["schemas"]["Valuation"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listStockReservations: {
+        parameters: {
+            query?: {
+                product_id?: string;
+                include_released?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservations, newest first (at most 500). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ReservationList"];
                 };
             };
             /** @description The request is not valid: `error` says what to change. Nothing was changed. */
@@ -11645,7 +11553,7 @@ export interface operations {
             };
         };
     };
-    createNonconformance: {
+    createStockReservation: {
         parameters: {
             query?: never;
             header?: never;
@@ -11654,112 +11562,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json; charset=utf-8": components["schemas"]["NewNonconformance"];
+                "application/json; charset=utf-8": components["schemas"]["NewReservation"];
             };
         };
         responses: {
-            /** @description Raised, in state `open`. */
+            /** @description Reserved: the lines, earliest expiry first. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["Nonconformance"];
-                };
-            };
-            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the session has ended. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /**
-             * @description Not allowed: the caller's role or organisation may not do this, or the
-             *     request failed the origin or CSRF check; `error` and `code` say which.
-             */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /**
-             * @description Not found (or not the caller's): `error` says what. A malformed id gets
-             *     the same answer as an unknown one.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is larger than the operation takes. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is not of a type the operation takes. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Something went wrong on the server; details are in its log. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    updateNonconformance: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json; charset=utf-8": components["schemas"]["NonconformanceChange"];
-            };
-        };
-        responses: {
-            /** @description A nonconformance and its CAPA. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["Nonconformance"];
+                    "application/json; charset=utf-8": components["schemas"]["Reservation"];
                 };
             };
             /** @description The request is not valid: `error` says what to change. Nothing was changed. */
@@ -11827,6 +11640,295 @@ export interface operations {
             };
             /** @description The request body is not of a type the operation takes. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    releaseStockReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description Stock promised: not available to moves or other reservations until
+             *     released.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Reservation"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listReorderRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisation's reorder rules, by product name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ReorderRuleList"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setReorderRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                product_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["ReorderRuleChange"];
+            };
+        };
+        responses: {
+            /**
+             * @description A product's reorder rule: keep its usable stock at `location_id` (and
+             *     below it) between the minimum and the maximum.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ReorderRule"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReplenishment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The products whose available stock (on hand less reserved) is below
+             *     their rule's minimum.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Replenishment"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
