@@ -1387,6 +1387,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/lots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's lots, newest first (at most 500), of one product
+         *     and in one status when given. `expired` says whether a lot's expiry
+         *     date has passed.
+         */
+        get: operations["listLots"];
+        put?: never;
+        /**
+         * Register a lot of a product: its number (GS1 AI 10, unique per
+         *     product) and, optionally, its dates of manufacture and expiry. It
+         *     starts in `quarantine` when the product requires inspection, else
+         *     `released`; the registration is the first entry of its history.
+         */
+        post: operations["createLot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lots/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One lot with its status history, oldest change first. */
+        get: operations["getLot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lots/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a lot's status (hold it, release it, reject or recall it),
+         *     with the reason, which its history and the audit log keep with who
+         *     and when. A recalled or held lot's codes warn consumers on the scan
+         *     page. Answers the lot as it now is.
+         */
+        post: operations["changeLotStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/locations": {
         parameters: {
             query?: never;
@@ -1593,6 +1659,101 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/inspections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The inspections of a lot (`lot_id`), or the organisation's newest
+         *     500, newest first, each with its checks.
+         */
+        get: operations["listInspections"];
+        put?: never;
+        /**
+         * Records an inspection of a lot and decides its verdict (see the
+         *     checks' rules). A failed inspection puts the lot on `held` (a lot
+         *     already rejected or recalled keeps its status); a passed one releases
+         *     a lot in `quarantine` (a held, rejected or recalled lot is released
+         *     only by a person, with a reason). The inspection, the lot's status,
+         *     its history and the audit records are written together.
+         */
+        post: operations["createInspection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lots/{id}/coa.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A lot's certificate of analysis: a PDF with the lot, its product,
+         *     every inspection with each check's limits, value and result, and the
+         *     verdict (the newest inspection's). 409 `not_inspected` for a lot
+         *     without inspections.
+         */
+        get: operations["getLotCertificate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/nonconformances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's nonconformances (the newest 500), newest first,
+         *     with the states each entered: the board.
+         */
+        get: operations["listNonconformances"];
+        put?: never;
+        /** Raises a nonconformance (state `open`), about a lot or not. */
+        post: operations["createNonconformance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/nonconformances/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Moves a nonconformance to its next state and/or sets its CAPA fields
+         *     (root cause, corrective action, verification note), given the
+         *     `version` it was read at. The order is enforced (409
+         *     `invalid_transition`, also for any change of a closed one), so are
+         *     the fields each state needs (409 `incomplete`) and the version (409
+         *     `stale`). Each step is recorded and audited.
+         */
+        patch: operations["updateNonconformance"];
         trace?: never;
     };
     "/01/{gtin}/21/{serial}": {
@@ -2686,6 +2847,75 @@ export interface components {
             contact?: string;
         };
         /**
+         * Inspection
+         * @description A recorded inspection with its checks.
+         */
+        Inspection: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            lot_id: string;
+            /** @description The lot number (GS1 AI 10). */
+            lot_number: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            verdict: components["schemas"]["InspectionVerdict"];
+            /** @description Who recorded it (their name at the time). */
+            inspected_by_name: string;
+            /** Format: date-time */
+            inspected_at: string;
+            checks: components["schemas"]["InspectionCheck"][];
+        };
+        /**
+         * InspectionCheck
+         * @description One check of a recorded inspection.
+         */
+        InspectionCheck: {
+            /**
+             * Format: int16
+             * @description Its place in the inspection, from 1.
+             */
+            position: number;
+            parameter: string;
+            /** @description The lower limit (a decimal as text), for a check with limits. */
+            min?: string;
+            /** @description The upper limit (a decimal as text), for a check with limits. */
+            max?: string;
+            /** @description The text expected, for a check without limits. */
+            expected?: string;
+            /** @description What was found. */
+            value: string;
+            passed: boolean;
+        };
+        /**
+         * InspectionList
+         * @description Inspections, newest first.
+         */
+        InspectionList: {
+            inspections: components["schemas"]["Inspection"][];
+        };
+        /**
+         * InspectionRecorded
+         * @description The inspection recorded.
+         */
+        InspectionRecorded: {
+            /** Format: uuid */
+            id: string;
+            verdict: components["schemas"]["InspectionVerdict"];
+            /**
+             * @description The lot's status after the inspection: `held` after a failure (unless
+             *     it was rejected or recalled), `released` after a pass of a lot in
+             *     quarantine, otherwise unchanged.
+             */
+            lot_status: components["schemas"]["LotStatus"] & unknown;
+        };
+        /**
+         * @description An inspection's outcome.
+         * @enum {string}
+         */
+        InspectionVerdict: "pass" | "fail";
+        /**
          * @description The state of a code job.
          * @enum {string}
          */
@@ -2816,6 +3046,55 @@ export interface components {
             expires_on?: string;
         };
         /**
+         * LotDetail
+         * @description A lot with its status history.
+         */
+        LotDetail: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** @description The product's GTIN-14. */
+            gtin: string;
+            /** @description GS1 AI 10: 1 to 20 characters of GS1's character set 82. */
+            number: string;
+            /** Format: date */
+            manufactured_on?: string;
+            /** Format: date */
+            expires_on?: string;
+            status: components["schemas"]["LotStatus"];
+            /**
+             * @description Its expiry date is before today (an expired lot cannot be used,
+             *     whatever its status).
+             */
+            expired: boolean;
+            /**
+             * Format: date-time
+             * @description When its status last changed (when it was registered, if never).
+             */
+            status_changed_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description Every change of its status, oldest first; the first is its
+             *     registration.
+             */
+            history: components["schemas"]["StatusHistoryEntry"][];
+        };
+        /**
+         * LotList
+         * @description The organisation's lots, newest first.
+         */
+        LotList: {
+            lots: components["schemas"]["RegisteredLot"][];
+            /**
+             * @description More lots match than listed (the oldest are left out): narrow the
+             *     list by product or status.
+             */
+            more: boolean;
+        };
+        /**
          * LotPassportSummary
          * @description A lot's own passport, in the list.
          */
@@ -2829,11 +3108,41 @@ export interface components {
             updated_at: string;
         };
         /**
+         * LotRegistration
+         * @description A lot to register.
+         */
+        LotRegistration: {
+            /**
+             * Format: uuid
+             * @description An active product of the organisation.
+             */
+            product_id: string;
+            /** @description The lot number (GS1 AI 10), unique per product. */
+            number: string;
+            /**
+             * Format: date
+             * @description Date of manufacture (GS1 AI 11).
+             */
+            manufactured_on?: string;
+            /**
+             * Format: date
+             * @description Expiry date (GS1 AI 17), after the date of manufacture.
+             */
+            expires_on?: string;
+        };
+        /**
          * @description Where a lot stands. Only a `released`, unexpired lot can be reserved,
          *     picked, consumed or shipped.
          * @enum {string}
          */
         LotStatus: "quarantine" | "released" | "held" | "rejected" | "recalled";
+        /** LotStatusChange */
+        LotStatusChange: {
+            /** @description The new status. */
+            status: components["schemas"]["LotStatus"] & unknown;
+            /** @description Why (1 to 500 characters): shown in the lot's history and audited. */
+            reason: string;
+        };
         /** @description The fields whose visibility differs from their section's: each one named here is public or restricted whatever the section's `visibility` says. A name that is no field of the section is refused (400). */
         ManufacturerFieldVisibility: {
             name?: components["schemas"]["Visibility"];
@@ -2900,6 +3209,31 @@ export interface components {
          * @enum {string}
          */
         MoveReason: "receipt" | "transfer" | "adjustment" | "consumption" | "shipment" | "scrap" | "return";
+        /**
+         * NewCheck
+         * @description One check of a new inspection: limits (`min` and/or `max`) or an
+         *     `expected` text, never both, and the `value` found.
+         */
+        NewCheck: {
+            /**
+             * @description What was checked, e.g. `pH` or `Appearance` (1 to 100 characters;
+             *     each parameter once per inspection).
+             */
+            parameter: string;
+            /** @description The lower limit, a decimal as text (e.g. `6.5`). */
+            min?: string;
+            /** @description The upper limit, a decimal as text (e.g. `7.5`); not below `min`. */
+            max?: string;
+            /** @description The text expected (e.g. `Clear`), for a check without limits. */
+            expected?: string;
+            /**
+             * @description What was found (1 to 200 characters): a decimal for a check with
+             *     limits, which passes when `min <= value <= max`; otherwise text,
+             *     which passes when it equals `expected`, ignoring case and the spaces
+             *     around it.
+             */
+            value: string;
+        };
         /** NewCodeJob */
         NewCodeJob: {
             /**
@@ -2927,6 +3261,16 @@ export interface components {
             name: string;
             /** @description The registered address, on one line. */
             registered_address: string;
+        };
+        /** NewInspection */
+        NewInspection: {
+            /**
+             * Format: uuid
+             * @description The lot inspected.
+             */
+            lot_id: string;
+            /** @description 1 to 50 checks. The inspection passes when every check passes. */
+            checks: components["schemas"]["NewCheck"][];
         };
         /** NewLabelTemplate */
         NewLabelTemplate: {
@@ -2962,6 +3306,19 @@ export interface components {
             /** Format: date */
             expires_on?: string;
         };
+        /** NewNonconformance */
+        NewNonconformance: {
+            /**
+             * Format: uuid
+             * @description The lot it concerns, if any.
+             */
+            lot_id?: string;
+            /** @description A short title (1 to 200 characters). */
+            title: string;
+            /** @description What was found (1 to 5000 characters). */
+            description: string;
+            severity: components["schemas"]["NonconformanceSeverity"];
+        };
         /** NewPrintJob */
         NewPrintJob: {
             /** Format: uuid */
@@ -2992,6 +3349,13 @@ export interface components {
              * @description The company of the organisation it belongs to (`listCompanies`).
              */
             company_id?: string;
+            /**
+             * @description Its received and manufactured lots start in quarantine (default
+             *     false).
+             */
+            requires_inspection?: boolean;
+            /** @description The unit its quantities are counted in (default `each`). */
+            unit?: string;
         };
         /** NewReservation */
         NewReservation: {
@@ -3071,6 +3435,97 @@ export interface components {
              */
             modules?: ("products" | "codes" | "labels" | "scans" | "dpp" | "journey" | "inventory" | "procurement" | "manufacturing" | "qa" | "logistics" | "sales" | "pricing" | "invoices" | "finance" | "tasks" | "calendar" | "client_tools")[];
             admin: components["schemas"]["FirstAdmin"];
+        };
+        /**
+         * Nonconformance
+         * @description A nonconformance and its CAPA.
+         */
+        Nonconformance: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The lot it concerns, if any.
+             */
+            lot_id?: string;
+            lot_number?: string;
+            product_name?: string;
+            title: string;
+            description: string;
+            severity: components["schemas"]["NonconformanceSeverity"];
+            state: components["schemas"]["NonconformanceState"];
+            root_cause?: string;
+            corrective_action?: string;
+            verification_note?: string;
+            /**
+             * Format: int32
+             * @description Grows with every change: send it back with a change (`PATCH`), which
+             *     is refused (409 `stale`) when someone changed it since.
+             */
+            version: number;
+            created_by_name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The states it entered, oldest first. */
+            steps: components["schemas"]["NonconformanceStep"][];
+        };
+        /**
+         * NonconformanceChange
+         * @description A change of a nonconformance: its next state and/or its CAPA fields.
+         */
+        NonconformanceChange: {
+            /**
+             * Format: int32
+             * @description The `version` the change was made on; a change of an older version
+             *     is refused (409 `stale`).
+             */
+            version: number;
+            /**
+             * @description The next state, exactly one step on: open -> investigating -> action
+             *     -> verification -> closed (anything else: 409 `invalid_transition`).
+             *     Entering `action` needs a root cause, `verification` a corrective
+             *     action too, `closed` a verification note as well (409 `incomplete`).
+             */
+            state?: components["schemas"]["NonconformanceState"] & unknown;
+            /** @description Why it happened (1 to 5000 characters). */
+            root_cause?: string;
+            /** @description What was done about it (1 to 5000 characters). */
+            corrective_action?: string;
+            /** @description How the action was found to work (1 to 5000 characters). */
+            verification_note?: string;
+        };
+        /**
+         * NonconformanceList
+         * @description Nonconformances, newest first.
+         */
+        NonconformanceList: {
+            nonconformances: components["schemas"]["Nonconformance"][];
+        };
+        /**
+         * @description How serious a nonconformance is.
+         * @enum {string}
+         */
+        NonconformanceSeverity: "minor" | "major" | "critical";
+        /**
+         * @description Where a nonconformance stands; it moves one step at a time, in this
+         *     order, and never back.
+         * @enum {string}
+         */
+        NonconformanceState: "open" | "investigating" | "action" | "verification" | "closed";
+        /**
+         * NonconformanceStep
+         * @description One state a nonconformance entered.
+         */
+        NonconformanceStep: {
+            /** @description The state it left (none for the first step, when it was raised). */
+            from_state?: components["schemas"]["NonconformanceState"] & unknown;
+            to_state: components["schemas"]["NonconformanceState"];
+            /** @description Who moved it (their name at the time). */
+            changed_by_name: string;
+            /** Format: date-time */
+            changed_at: string;
         };
         /** NumberAttribute */
         NumberAttribute: {
@@ -3440,6 +3895,13 @@ export interface components {
              *     several companies, issue 10); absent when none.
              */
             company_id?: string;
+            /**
+             * @description Its received and manufactured lots start in `quarantine`, released
+             *     by a passing inspection or a decision with a reason.
+             */
+            requires_inspection: boolean;
+            /** @description The unit its quantities are counted in (`each`, `kg`, `l`, `m`, …). */
+            unit: string;
         };
         /**
          * ProductChange
@@ -3459,6 +3921,13 @@ export interface components {
              * @description Assigns it to this company of the organisation (`listCompanies`).
              */
             company_id?: string;
+            /**
+             * @description Its received and manufactured lots start in quarantine (lots
+             *     already registered keep their status).
+             */
+            requires_inspection?: boolean;
+            /** @description The unit its quantities are counted in. */
+            unit?: string;
         };
         /** ProductCodeCount */
         ProductCodeCount: {
@@ -3604,6 +4073,39 @@ export interface components {
             instructions?: string;
             /** @description E.g. "Fully recyclable in the paper stream". */
             recyclability?: string;
+        };
+        /**
+         * RegisteredLot
+         * @description A lot of the register as the API shows it (named `RegisteredLot` in
+         *     the contract: a code job's `Lot` is its number and dates only).
+         */
+        RegisteredLot: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** @description The product's GTIN-14. */
+            gtin: string;
+            /** @description GS1 AI 10: 1 to 20 characters of GS1's character set 82. */
+            number: string;
+            /** Format: date */
+            manufactured_on?: string;
+            /** Format: date */
+            expires_on?: string;
+            status: components["schemas"]["LotStatus"];
+            /**
+             * @description Its expiry date is before today (an expired lot cannot be used,
+             *     whatever its status).
+             */
+            expired: boolean;
+            /**
+             * Format: date-time
+             * @description When its status last changed (when it was registered, if never).
+             */
+            status_changed_at: string;
+            /** Format: date-time */
+            created_at: string;
         };
         /**
          * RemoveUser
@@ -4093,6 +4595,23 @@ export interface components {
             status: string;
         };
         /**
+         * StatusHistoryEntry
+         * @description One change of a lot's status: from what (absent for its first status,
+         *     when it was registered), to what, why, who and when.
+         */
+        StatusHistoryEntry: {
+            from?: components["schemas"]["LotStatus"];
+            to: components["schemas"]["LotStatus"];
+            reason: string;
+            /** @description Who changed it, by name at the time ("brandops" for the system). */
+            who: string;
+            /**
+             * Format: date-time
+             * @description When.
+             */
+            at: string;
+        };
+        /**
          * @description A supply-chain step staff record in the app.
          * @enum {string}
          */
@@ -4545,6 +5064,13 @@ export interface components {
             batch?: components["schemas"]["ScannedBatch"] & unknown;
             /** @description The product's company (the pharmaceutical clients' products). */
             manufacturer?: components["schemas"]["Manufacturer"] & unknown;
+            /**
+             * @description The status of the code's lot in the lot register (its batch's lot
+             *     when a batch update gave it batch data, else its code job's);
+             *     absent when the code has no lot. `recalled` and `held`: do not use
+             *     the product (the scan page warns).
+             */
+            lot_status?: components["schemas"]["LotStatus"] & unknown;
         };
         /**
          * ScannedBatch
@@ -11035,6 +11561,349 @@ export interface operations {
             };
         };
     };
+    listLots: {
+        parameters: {
+            query?: {
+                /** @description Only this product's lots. */
+                product_id?: string;
+                /** @description Only lots in this status. */
+                status?: components["schemas"]["LotStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisation's lots, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["LotList"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createLot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["LotRegistration"];
+            };
+        };
+        responses: {
+            /**
+             * @description Registered: the lot starts in `quarantine` when its product requires
+             *     inspection, else `released`.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["RegisteredLot"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A lot with its status history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["LotDetail"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    changeLotStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["LotStatusChange"];
+            };
+        };
+        responses: {
+            /**
+             * @description A lot of the register as the API shows it (named `RegisteredLot` in
+             *     the contract: a code job's `Lot` is its number and dates only).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["RegisteredLot"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listLocations: {
         parameters: {
             query?: never;
@@ -11929,6 +12798,505 @@ export interface operations {
              *     request failed the origin or CSRF check; `error` and `code` say which.
              */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listInspections: {
+        parameters: {
+            query?: {
+                lot_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Inspections, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["InspectionList"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createInspection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["NewInspection"];
+            };
+        };
+        responses: {
+            /** @description Recorded; the lot's status is changed with it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["InspectionRecorded"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLotCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The certificate as a PDF (its text is extractable). */
+            200: {
+                headers: {
+                    "CONTENT-DISPOSITION": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listNonconformances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Nonconformances, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["NonconformanceList"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createNonconformance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["NewNonconformance"];
+            };
+        };
+        responses: {
+            /** @description Raised, in state `open`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Nonconformance"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateNonconformance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["NonconformanceChange"];
+            };
+        };
+        responses: {
+            /** @description A nonconformance and its CAPA. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Nonconformance"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
