@@ -17,8 +17,9 @@ describe('expiryState', () => {
     expect(expiryState('2028-03-01', '2028-02-28')).toEqual({ kind: 'soon', days: 2 });
   });
 
-  it('is expired on the expiry day and after it', () => {
-    expect(expiryState('2026-11-27', on)).toEqual({ kind: 'expired', days: 0 });
+  it('is still usable on the expiry day, and expired after it (as the server counts)', () => {
+    expect(expiryState('2026-11-27', on)).toEqual({ kind: 'soon', days: 0 });
+    expect(expiryState('2026-11-26', on)).toEqual({ kind: 'expired', days: -1 });
     expect(expiryState('2026-11-20', on)).toEqual({ kind: 'expired', days: -7 });
   });
 });
@@ -29,7 +30,7 @@ describe('expiryWarning', () => {
     expect(expiryWarning({ kind: 'ok', days: 90 })).toBeNull();
     expect(expiryWarning({ kind: 'soon', days: 1 })).toBe('Expires in 1 day');
     expect(expiryWarning({ kind: 'soon', days: 12 })).toBe('Expires in 12 days');
-    expect(expiryWarning({ kind: 'expired', days: 0 })).toBe('Expires today');
+    expect(expiryWarning({ kind: 'soon', days: 0 })).toBe('Expires today');
     expect(expiryWarning({ kind: 'expired', days: -1 })).toBe('Expired 1 day ago');
     expect(expiryWarning({ kind: 'expired', days: -40 })).toBe('Expired 40 days ago');
   });

@@ -1,6 +1,8 @@
 /**
- * Expiry warnings for lots (issue 22): a lot is expired from its expiry day
- * on, and "expires soon" within the 30 days before. Days are calendar days
+ * Expiry warnings for lots (issue 22): a lot is expired the day after its
+ * expiry day (the server's rule: `expires_on < current_date`; it is still
+ * usable on the day itself), and "expires soon" from 30 days before to the
+ * day itself. Days are calendar days
  * (`YYYY-MM-DD`, as the API writes `expires_on`), compared as the person's
  * own calendar reads them, never through a time zone shift.
  */
@@ -11,7 +13,7 @@ export const EXPIRY_WARNING_DAYS = 30;
 export type ExpiryState =
   /** No expiry date. */
   | { kind: 'none' }
-  /** The expiry day has come or passed. */
+  /** The expiry day has passed. */
   | { kind: 'expired'; days: number }
   /** It expires within `EXPIRY_WARNING_DAYS` days. */
   | { kind: 'soon'; days: number }
@@ -34,8 +36,7 @@ export function today(now: Date = new Date()): string {
 
 /**
  * Where a lot expiring on `expiresOn` stands on `on` (today): `days` is how
- * many days are left (0 on the expiry day, negative after it). A lot whose
- * expiry day is today is expired: the server no longer reserves it.
+ * many days are left (0 on the expiry day, negative after it).
  */
 export function expiryState(expiresOn: string | null | undefined, on: string): ExpiryState {
   if (!expiresOn) return { kind: 'none' };
@@ -43,7 +44,7 @@ export function expiryState(expiresOn: string | null | undefined, on: string): E
   const now = dayNumber(on);
   if (end === null || now === null) return { kind: 'none' };
   const days = end - now;
-  if (days <= 0) return { kind: 'expired', days };
+  if (days < 0) return { kind: 'expired', days };
   if (days <= EXPIRY_WARNING_DAYS) return { kind: 'soon', days };
   return { kind: 'ok', days };
 }
@@ -52,9 +53,9 @@ export function expiryState(expiresOn: string | null | undefined, on: string): E
 export function expiryWarning(state: ExpiryState): string | null {
   switch (state.kind) {
     case 'expired':
-      if (state.days === 0) return 'Expires today';
       return `Expired ${-state.days} ${-state.days === 1 ? 'day' : 'days'} ago`;
     case 'soon':
+      if (state.days === 0) return 'Expires today';
       return `Expires in ${state.days} ${state.days === 1 ? 'day' : 'days'}`;
     default:
       return null;

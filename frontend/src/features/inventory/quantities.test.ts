@@ -1,5 +1,6 @@
 import {
   compareDecimals,
+  sumDecimals,
   formatMoney,
   formatQuantity,
   formatQuantityWithUnit,
@@ -116,5 +117,15 @@ describe('formatting', () => {
     expect(formatMoney('1234.5', 'EUR')).toBe(euros.format(1234.5));
     expect(formatMoney('0.1234', 'EUR')).toContain('1234');
     expect(formatMoney('12', '??')).toBe('12 ??');
+  });
+});
+
+describe('sumDecimals', () => {
+  it('adds exactly where floats would not', () => {
+    expect(sumDecimals(['0.1', '0.2'])).toBe('0.3');
+    expect(sumDecimals(['12.50', '0.125', '3'])).toBe('15.625');
+    expect(sumDecimals(['90071992547409931.000001', '1'])).toBe('90071992547409932.000001');
+    expect(sumDecimals(['-0.5', '0.25'])).toBe('-0.25');
+    expect(sumDecimals([])).toBe('0');
   });
 });

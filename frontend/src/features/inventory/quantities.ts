@@ -139,3 +139,23 @@ export function compareDecimals(a: string, b: string): number {
   const fb = bFraction.padEnd(places, '0');
   return fa === fb ? 0 : fa < fb ? -1 : 1;
 }
+
+/**
+ * The exact sum of decimal strings (`["12.50", "0.125"]` → `"12.625"`),
+ * through integers scaled to the most places any of them has: never a float.
+ */
+export function sumDecimals(values: readonly string[]): string {
+  const places = Math.max(0, ...values.map((v) => v.split('.')[1]?.length ?? 0));
+  const scaled = (v: string) => {
+    const negative = v.startsWith('-');
+    const [whole = '0', fraction = ''] = v.replace(/^-/, '').split('.');
+    const n = BigInt(`${whole}${fraction.padEnd(places, '0')}`);
+    return negative ? -n : n;
+  };
+  const total = values.reduce((sum, v) => sum + scaled(v), 0n);
+  const negative = total < 0n;
+  const digits = (negative ? -total : total).toString().padStart(places + 1, '0');
+  const whole = digits.slice(0, digits.length - places);
+  const fraction = places ? `.${digits.slice(digits.length - places)}` : '';
+  return `${negative ? '-' : ''}${whole}${fraction}`;
+}
