@@ -55,6 +55,7 @@ pub mod batch_updates;
 pub mod codes;
 pub mod companies;
 pub mod epcis;
+pub mod inventory;
 pub mod labels;
 pub mod lots;
 pub mod organisation;

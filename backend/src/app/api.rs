@@ -16,6 +16,7 @@ use crate::companies::api::CompaniesApi;
 use crate::epcis::api::EpcisApi;
 use crate::http::health::HealthApi;
 use crate::http::operations::BodyLimits;
+use crate::inventory::api::InventoryApi;
 use crate::labels::api::LabelsApi;
 use crate::organisation::api::OrganisationApi;
 use crate::passports::api::PassportsApi;
@@ -49,6 +50,8 @@ pub type Apis = (
         CompaniesApi,
         BatchUpdatesApi,
     ),
+    // The ERP: inventory (issue 22).
+    InventoryApi,
 );
 
 /// The operations whose bodies are not the guard's default 64 KiB ones.

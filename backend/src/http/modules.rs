@@ -58,6 +58,7 @@ pub const fn module_of(tag: &ApiTags) -> Option<&'static str> {
         ApiTags::Passports => Some("dpp"),
         ApiTags::Epcis => Some("journey"),
         ApiTags::Companies | ApiTags::BatchUpdates => Some("client_tools"),
+        ApiTags::Inventory => Some("inventory"),
     }
 }
 
@@ -78,6 +79,7 @@ pub const TAGS: &[ApiTags] = &[
     ApiTags::Passports,
     ApiTags::Companies,
     ApiTags::BatchUpdates,
+    ApiTags::Inventory,
     ApiTags::Public,
 ];
 

@@ -44,6 +44,10 @@ pub enum ApiTags {
     /// Batch data (Schedule H2: batch number, dates, licence number)
     /// assigned to codes by file or form: the pharmaceutical clients.
     BatchUpdates,
+    /// Inventory: locations, the stock ledger (append-only moves), balances
+    /// per product, location and lot, reservations (first expiry first
+    /// out), replenishment and the valuation.
+    Inventory,
     /// What a consumer's or a partner's app calls without signing in,
     /// outside `/api`: the resolver's verdict on a code (its GS1 Digital
     /// Link), a review of the scanned product and the place of a scan.

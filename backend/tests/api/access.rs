@@ -349,6 +349,45 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
         ("getBatchUpdateResult", (Allowed::ClientMembers, None)),
         ("getBatchUpdateTemplateCsv", (Allowed::ClientMembers, None)),
         ("getBatchUpdateTemplateXlsx", (Allowed::ClientMembers, None)),
+        // Inventory (issue 22): brand members record moves and reservations
+        // and read; admins and managers also set locations and reorder rules.
+        ("listLocations", (Allowed::BrandMembers, None)),
+        (
+            "createLocation",
+            (
+                Allowed::BrandEditors,
+                Some(json!({"code": "", "name": "", "kind": "bin"})),
+            ),
+        ),
+        (
+            "createStockMove",
+            (
+                Allowed::BrandMembers,
+                Some(json!({"product_id": none, "lot_id": none, "quantity": "0",
+                            "to_location_id": none, "reason": "receipt"})),
+            ),
+        ),
+        ("listStockMoves", (Allowed::BrandMembers, None)),
+        ("listStock", (Allowed::BrandMembers, None)),
+        ("getStockValuation", (Allowed::BrandMembers, None)),
+        ("listStockReservations", (Allowed::BrandMembers, None)),
+        (
+            "createStockReservation",
+            (
+                Allowed::BrandMembers,
+                Some(json!({"product_id": none, "quantity": "0", "reference": ""})),
+            ),
+        ),
+        ("releaseStockReservation", (Allowed::BrandMembers, None)),
+        ("listReorderRules", (Allowed::BrandMembers, None)),
+        (
+            "setReorderRule",
+            (
+                Allowed::BrandEditors,
+                Some(json!({"location_id": none, "min_quantity": "2", "max_quantity": "1"})),
+            ),
+        ),
+        ("getReplenishment", (Allowed::BrandMembers, None)),
     ])
 }
 

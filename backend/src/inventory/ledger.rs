@@ -1,0 +1,288 @@
+//! The one way stock moves and is reserved, in the caller's transaction:
+//! `POST /api/stock-moves` and `POST /api/stock-reservations` call these,
+//! and so will receipts, manufacturing orders and shipments (the next
+//! issues). ADR 0020 gives the reasons.
+//!
+//! A move: the lot's row share-locked (so a QA hold cannot slip between the
+//! check and the move), the lot's status checked, each balance changed by
+//! one conditional statement in the lock order (location id), the ledger
+//! row appended and the audit row written. A reservation: the product's
+//! usable balances locked in the same order, first expiry first out, each
+//! line reserved by one conditional statement.
+
+use poem::http::StatusCode;
+use rust_decimal::Decimal;
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::store::{self, MoveRow, NewMove, ReservationLineRow};
+use super::{LocationKind, quantity_text};
+use crate::audit::{self, Actor};
+use crate::http::error::ApiError;
+use crate::lots::LotStatus;
+
+/// 409 `insufficient_stock`.
+pub fn insufficient(message: String) -> ApiError {
+    ApiError::new(StatusCode::CONFLICT, "insufficient_stock", message)
+}
+
+/// 409 `lot_not_available`.
+pub fn lot_not_available(message: String) -> ApiError {
+    ApiError::new(StatusCode::CONFLICT, "lot_not_available", message)
+}
+
+fn no_such(what: &str) -> ApiError {
+    ApiError::not_found(format!("No such {what} in your organisation."))
+}
+
+/// What a move asks for, checked for its form (quantities, the receipt's
+/// cost) by the caller.
+pub struct MoveRequest<'a> {
+    pub product_id: Uuid,
+    pub lot_id: Uuid,
+    pub quantity: Decimal,
+    pub from_location_id: Option<Uuid>,
+    pub to_location_id: Option<Uuid>,
+    pub reason: super::MoveReason,
+    pub unit_cost: Option<Decimal>,
+    pub currency: Option<&'a str>,
+    pub reference: Option<&'a str>,
+}
+
+/// Records the move in the caller's transaction; refuses it (changing
+/// nothing the caller keeps: the caller's transaction is rolled back with
+/// the error) when a location, the product or the lot is not the tenant's
+/// (404), the lot is another product's (400), the lot is not released or
+/// expired and the stock does not go into quarantine or scrap (409
+/// `lot_not_available`), or less is available than it takes (409
+/// `insufficient_stock`).
+pub async fn record_move(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    m: &MoveRequest<'_>,
+) -> Result<MoveRow, ApiError> {
+    let product_name = store::product_name(conn, m.product_id)
+        .await?
+        .ok_or_else(|| no_such("product"))?;
+    let from_kind = match m.from_location_id {
+        None => None,
+        Some(id) => Some(
+            store::location_kind(conn, id)
+                .await?
+                .ok_or_else(|| no_such("location (from_location_id)"))?,
+        ),
+    };
+    let to_kind = match m.to_location_id {
+        None => None,
+        Some(id) => Some(
+            store::location_kind(conn, id)
+                .await?
+                .and_then(|k| LocationKind::parse(&k))
+                .ok_or_else(|| no_such("location (to_location_id)"))?,
+        ),
+    };
+    let lot = store::lock_lot(conn, m.lot_id)
+        .await?
+        .ok_or_else(|| no_such("lot"))?;
+    if lot.product_id != m.product_id {
+        return Err(ApiError::invalid_input(format!(
+            "Lot {} is not a lot of {product_name}: choose one of its own lots.",
+            lot.number
+        )));
+    }
+    let released = LotStatus::parse(&lot.status) == Some(LotStatus::Released);
+    let leaves = from_kind.is_some();
+    let into_hold = to_kind.is_some_and(LocationKind::takes_unavailable_lots);
+    if leaves && (!released || lot.expired) && !into_hold {
+        let why = if !released {
+            format!("is {}", lot.status)
+        } else {
+            format!(
+                "expired on {}",
+                lot.expires_on.map(|d| d.to_string()).unwrap_or_default()
+            )
+        };
+        return Err(lot_not_available(format!(
+            "Lot {} of {product_name} {why}: its stock may only move into a quarantine or scrap location.",
+            lot.number
+        )));
+    }
+    // The balance rows in the lock order: by location id.
+    let mut steps: Vec<(Uuid, bool)> = Vec::with_capacity(2);
+    if let Some(from) = m.from_location_id {
+        steps.push((from, true));
+    }
+    if let Some(to) = m.to_location_id {
+        steps.push((to, false));
+    }
+    steps.sort_by_key(|(location, _)| *location);
+    for (location, out) in steps {
+        if out {
+            let taken = store::take(conn, m.product_id, location, m.lot_id, m.quantity).await?;
+            if taken.is_none() {
+                let available = store::available(conn, m.product_id, location, m.lot_id).await?;
+                return Err(insufficient(format!(
+                    "Not enough stock of {product_name}, lot {}: {} available at that location (on hand less reserved), {} asked.",
+                    lot.number,
+                    quantity_text(available),
+                    quantity_text(m.quantity)
+                )));
+            }
+        } else {
+            store::put(conn, m.product_id, location, m.lot_id, m.quantity).await?;
+        }
+    }
+    let row = store::insert_move(
+        conn,
+        &NewMove {
+            id: Uuid::new_v4(),
+            product_id: m.product_id,
+            lot_id: m.lot_id,
+            quantity: m.quantity,
+            from_location_id: m.from_location_id,
+            to_location_id: m.to_location_id,
+            reason: m.reason.as_str(),
+            unit_cost: m.unit_cost,
+            currency: m.currency,
+            reference: m.reference,
+            created_by: actor.account_id,
+        },
+    )
+    .await?;
+    audit::record_own_tenant(
+        conn,
+        actor,
+        "inventory.move",
+        &row.id.to_string(),
+        serde_json::json!({
+            "product_id": m.product_id,
+            "lot_id": m.lot_id,
+            "quantity": quantity_text(m.quantity),
+            "from_location_id": m.from_location_id,
+            "to_location_id": m.to_location_id,
+            "reason": m.reason.as_str(),
+        }),
+    )
+    .await?;
+    Ok(row)
+}
+
+/// A reservation's lines, first expiry first out, from the product's
+/// usable balances (`store::lock_reservable`, locked): earliest expiry
+/// first (lots without one last), then lot number, then location. `None`
+/// when they do not hold `quantity`.
+pub fn plan_fefo(
+    mut candidates: Vec<store::Reservable>,
+    quantity: Decimal,
+) -> Option<Vec<ReservationLineRow>> {
+    candidates.sort_by(|a, b| {
+        let expiry = |r: &store::Reservable| (r.expires_on.is_none(), r.expires_on);
+        expiry(a)
+            .cmp(&expiry(b))
+            .then_with(|| a.lot_number.cmp(&b.lot_number))
+            .then_with(|| a.location_id.cmp(&b.location_id))
+    });
+    let mut left = quantity;
+    let mut lines = Vec::new();
+    for c in candidates {
+        if left.is_zero() {
+            break;
+        }
+        let take = c.available.min(left);
+        if take <= Decimal::ZERO {
+            continue;
+        }
+        left -= take;
+        lines.push(ReservationLineRow {
+            reservation_id: Uuid::nil(),
+            location_id: c.location_id,
+            lot_id: c.lot_id,
+            lot_number: c.lot_number,
+            expires_on: c.expires_on,
+            quantity: take,
+        });
+    }
+    left.is_zero().then_some(lines)
+}
+
+/// Reserves `quantity` of the product (in `location_id` or anywhere) in the
+/// caller's transaction: the lines, or 409 `insufficient_stock` (the caller
+/// rolls back: nothing is reserved).
+pub async fn reserve(
+    conn: &mut PgConnection,
+    id: Uuid,
+    product_id: Uuid,
+    product_name: &str,
+    location_id: Option<Uuid>,
+    quantity: Decimal,
+) -> Result<Vec<ReservationLineRow>, ApiError> {
+    let candidates = store::lock_reservable(conn, product_id, location_id).await?;
+    let available: Decimal = candidates.iter().map(|c| c.available).sum();
+    let Some(mut lines) = plan_fefo(candidates, quantity) else {
+        return Err(insufficient(format!(
+            "Not enough stock of {product_name} to reserve {}: {} available in released, unexpired lots.",
+            quantity_text(quantity),
+            quantity_text(available)
+        )));
+    };
+    // The rows are locked already; each line is still one conditional
+    // statement, in the lock order.
+    lines.sort_by_key(|l| (l.location_id, l.lot_id));
+    for line in &mut lines {
+        line.reservation_id = id;
+        let done =
+            store::reserve_line(conn, product_id, line.location_id, line.lot_id, line.quantity)
+                .await?;
+        if !done {
+            return Err(insufficient(format!(
+                "Not enough stock of {product_name}, lot {}, to reserve {}.",
+                line.lot_number,
+                quantity_text(line.quantity)
+            )));
+        }
+    }
+    Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::input::IsoDate;
+    use chrono::NaiveDate;
+
+    fn candidate(lot: &str, expires: Option<&str>, available: i64) -> store::Reservable {
+        store::Reservable {
+            location_id: Uuid::new_v4(),
+            lot_id: Uuid::new_v4(),
+            lot_number: lot.to_string(),
+            expires_on: expires.map(|d| IsoDate(NaiveDate::parse_from_str(d, "%Y-%m-%d").unwrap())),
+            available: Decimal::from(available),
+        }
+    }
+
+    #[test]
+    fn first_expiry_first_out() {
+        let lines = plan_fefo(
+            vec![
+                candidate("NOEXP", None, 100),
+                candidate("LATE", Some("2031-01-01"), 5),
+                candidate("EARLY", Some("2030-01-01"), 3),
+            ],
+            Decimal::from(10),
+        )
+        .unwrap();
+        let got: Vec<_> = lines
+            .iter()
+            .map(|l| (l.lot_number.as_str(), l.quantity.to_string()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("EARLY", "3".to_string()),
+                ("LATE", "5".to_string()),
+                ("NOEXP", "2".to_string())
+            ]
+        );
+        assert!(plan_fefo(vec![candidate("A", None, 2)], Decimal::from(3)).is_none());
+    }
+}
