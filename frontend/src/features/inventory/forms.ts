@@ -1,4 +1,5 @@
 import type { FieldErrors } from '@/hooks/use-form';
+import type { NewLocation } from './api/inventory-api';
 import { LOT_MAX, LOT_PATTERN, SET_82_CHARACTERS, charactersOutsideSet82 } from '@/lib/gs1';
 import { isDay } from '@/lib/validation';
 import {
@@ -17,8 +18,15 @@ import {
 
 // ---- locations --------------------------------------------------------------
 
-export const LOCATION_KINDS = ['warehouse', 'zone', 'bin', 'quarantine', 'scrap'] as const;
-export type LocationKind = (typeof LOCATION_KINDS)[number];
+export const LOCATION_KINDS = [
+  'warehouse',
+  'zone',
+  'bin',
+  'quarantine',
+  'scrap',
+] as const satisfies readonly NewLocation['kind'][];
+/** A kind of the contract; `LOCATION_KIND_LABELS` has a label for each. */
+export type LocationKind = NewLocation['kind'];
 
 export const LOCATION_KIND_LABELS: Record<LocationKind, string> = {
   warehouse: 'Warehouse',

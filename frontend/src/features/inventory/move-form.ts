@@ -1,4 +1,5 @@
 import type { FieldErrors } from '@/hooks/use-form';
+import type { MoveBody } from './api/inventory-api';
 import {
   COST_PLACES,
   QUANTITY_PLACES,
@@ -25,9 +26,10 @@ export const MOVE_REASONS = [
   'shipment',
   'scrap',
   'return',
-] as const;
+] as const satisfies readonly MoveBody['reason'][];
 
-export type MoveReason = (typeof MOVE_REASONS)[number];
+/** A reason of the contract; `REASON_RULES` has one rule for each. */
+export type MoveReason = MoveBody['reason'];
 
 type End = 'required' | 'optional' | 'none';
 
@@ -168,18 +170,6 @@ export function validateMoveForm(values: MoveFormValues): FieldErrors<MoveFormVa
 }
 
 /** What `POST /api/stock-moves` is sent for valid `values` (check them first). */
-export interface MoveBody {
-  product_id: string;
-  lot_id: string;
-  quantity: string;
-  reason: MoveReason;
-  from_location_id?: string;
-  to_location_id?: string;
-  unit_cost?: string;
-  currency?: string;
-  reference?: string;
-}
-
 export function moveBody(values: MoveFormValues): MoveBody {
   const reason = isReason(values.reason) ? values.reason : 'receipt';
   const { from, to } = ends(values);
@@ -193,7 +183,9 @@ export function moveBody(values: MoveFormValues): MoveBody {
   if (to) body.to_location_id = to;
   if (arrives(values)) {
     body.unit_cost = parseDecimal(values.unit_cost, COST_PLACES) ?? values.unit_cost.trim();
-    body.currency = parseCurrency(values.currency) ?? values.currency.trim();
+    // The server checks the code against ISO 4217 and names a wrong one.
+    body.currency = (parseCurrency(values.currency) ??
+      values.currency.trim()) as MoveBody['currency'];
   }
   const reference = values.reference.trim();
   if (reference) body.reference = reference;

@@ -1,155 +1,167 @@
 import { callApi, type ApiResult } from '@/lib/api/call-api';
-import type { MoveBody } from '../move-form';
+import type { operations } from '@/lib/api/schema';
+import type { RequestBody, ResponseBody } from '@/lib/api/types';
 
-// PROVISIONAL: replaced by the generated types once the inventory API is merged.
-export interface Location {
-  id: string;
-  code: string;
-  name: string;
-  kind: string;
-  parent_id?: string | null;
-  path: string;
+/*
+ * The inventory API (issue 22, `backend/src/inventory`) and the reads of
+ * other domains the inventory pages name things by (products, lots). Every
+ * shape is looked up from the generated contract.
+ */
+
+export type Location = ResponseBody<'/api/locations', 'post', 201>;
+export type NewLocation = RequestBody<'/api/locations', 'post'>;
+export type StockList = ResponseBody<'/api/stock', 'get', 200>;
+export type StockRow = StockList['stock'][number];
+export type StockFilters = NonNullable<operations['listStock']['parameters']['query']>;
+export type MovePage = ResponseBody<'/api/stock-moves', 'get', 200>;
+export type Move = MovePage['moves'][number];
+export type MoveBody = RequestBody<'/api/stock-moves', 'post'>;
+export type Reservation = ResponseBody<'/api/stock-reservations', 'post', 201>;
+export type ReservationLine = Reservation['lines'][number];
+export type NewReservation = RequestBody<'/api/stock-reservations', 'post'>;
+export type ReorderRule = ResponseBody<'/api/reorder-rules/{product_id}', 'put', 200>;
+export type ReorderRuleBody = RequestBody<'/api/reorder-rules/{product_id}', 'put'>;
+export type ReplenishmentRow = ResponseBody<'/api/replenishment', 'get', 200>['lines'][number];
+export type ValuationRow = ResponseBody<'/api/stock/valuation', 'get', 200>['products'][number];
+/** What the pages need of a product: the product list's entries. */
+export type ProductChoice = ResponseBody<'/api/product-handler', 'get', 200>['products'][number];
+
+/** The ledger's filters (the cursor apart). */
+export type MoveFilters = Omit<
+  NonNullable<operations['listStockMoves']['parameters']['query']>,
+  'cursor'
+>;
+
+export async function fetchProducts(): Promise<ApiResult<ProductChoice[]>> {
+  const result = await callApi(
+    (api) => api.GET('/api/product-handler', { params: { query: { action: 'allproducts' } } }),
+    'The products could not be loaded.',
+  );
+  return result.ok ? { ok: true, data: result.data.products } : result;
 }
+
+export async function fetchLocations(): Promise<ApiResult<Location[]>> {
+  const result = await callApi(
+    (api) => api.GET('/api/locations'),
+    'The locations could not be loaded.',
+  );
+  return result.ok ? { ok: true, data: result.data.locations } : result;
+}
+
+/** Adds a location (admins and managers). */
+export function createLocation(body: NewLocation): Promise<ApiResult<Location>> {
+  return callApi((api) => api.POST('/api/locations', { body }), 'The location could not be added.');
+}
+
+export function fetchStock(filters: StockFilters): Promise<ApiResult<StockList>> {
+  return callApi(
+    (api) => api.GET('/api/stock', { params: { query: filters } }),
+    'The stock could not be loaded.',
+  );
+}
+
+/** One page of the ledger, newest first; `cursor` is the page before's `next_cursor`. */
+export function fetchMoves(
+  filters: MoveFilters,
+  cursor: string | null,
+): Promise<ApiResult<MovePage>> {
+  const query = cursor === null ? filters : { ...filters, cursor: Number(cursor) };
+  return callApi(
+    (api) => api.GET('/api/stock-moves', { params: { query } }),
+    'The ledger could not be loaded.',
+  );
+}
+
+/**
+ * Records a move. `key` is the submission's `Idempotency-Key`: sent again
+ * with the same body, the server answers the first result and moves nothing
+ * twice.
+ */
+export function createMove(body: MoveBody, key: string): Promise<ApiResult<Move>> {
+  return callApi(
+    (api) => api.POST('/api/stock-moves', { params: { header: { 'Idempotency-Key': key } }, body }),
+    'The move could not be recorded.',
+  );
+}
+
+export async function fetchReservations(): Promise<ApiResult<Reservation[]>> {
+  const result = await callApi(
+    (api) => api.GET('/api/stock-reservations'),
+    'The reservations could not be loaded.',
+  );
+  return result.ok ? { ok: true, data: result.data.reservations } : result;
+}
+
+/** Reserves stock first expiry first out; the answer names the lots it took. */
+export function createReservation(body: NewReservation): Promise<ApiResult<Reservation>> {
+  return callApi(
+    (api) => api.POST('/api/stock-reservations', { body }),
+    'The stock could not be reserved.',
+  );
+}
+
+export function releaseReservation(id: string): Promise<ApiResult<Reservation>> {
+  return callApi(
+    (api) => api.DELETE('/api/stock-reservations/{id}', { params: { path: { id } } }),
+    'The reservation could not be released.',
+  );
+}
+
+export async function fetchReorderRules(): Promise<ApiResult<ReorderRule[]>> {
+  const result = await callApi(
+    (api) => api.GET('/api/reorder-rules'),
+    'The reorder rules could not be loaded.',
+  );
+  return result.ok ? { ok: true, data: result.data.rules } : result;
+}
+
+/** Sets a product's reorder rule, replacing the one it had (admins and managers). */
+export function putReorderRule(
+  productId: string,
+  body: ReorderRuleBody,
+): Promise<ApiResult<ReorderRule>> {
+  return callApi(
+    (api) =>
+      api.PUT('/api/reorder-rules/{product_id}', {
+        params: { path: { product_id: productId } },
+        body,
+      }),
+    'The reorder rule could not be saved.',
+  );
+}
+
+export async function fetchReplenishment(): Promise<ApiResult<ReplenishmentRow[]>> {
+  const result = await callApi(
+    (api) => api.GET('/api/replenishment'),
+    'The replenishment could not be loaded.',
+  );
+  return result.ok ? { ok: true, data: result.data.lines } : result;
+}
+
+export async function fetchValuation(): Promise<ApiResult<ValuationRow[]>> {
+  const result = await callApi(
+    (api) => api.GET('/api/stock/valuation'),
+    'The valuation could not be loaded.',
+  );
+  return result.ok ? { ok: true, data: result.data.products } : result;
+}
+
+// PROVISIONAL until the lot register's API (`i22-lots`) is merged: then
+// `Lot`, `NewLot`, `fetchLots` and `createLot` use the generated contract.
 export interface Lot {
   id: string;
   product_id: string;
   number: string;
-  manufactured_on?: string | null;
-  expires_on?: string | null;
+  manufactured_on?: string;
+  expires_on?: string;
   status: string;
 }
-export interface StockRow {
-  product_id: string;
-  product_name: string;
-  location_id: string;
-  location_code: string;
-  lot_id: string;
-  lot_number: string;
-  expires_on?: string | null;
-  lot_status: string;
-  on_hand: string;
-  reserved: string;
-  available: string;
-}
-export interface Move {
-  id: string;
-  product_id: string;
-  product_name?: string;
-  lot_id: string;
-  lot_number: string;
-  quantity: string;
-  from_location_id?: string | null;
-  to_location_id?: string | null;
-  reason: string;
-  unit_cost?: string | null;
-  currency?: string | null;
-  reference?: string | null;
-  created_at: string;
-}
-export interface MovePage {
-  moves: Move[];
-  next_cursor?: string | null;
-}
-export interface ReservationLine {
-  location_id: string;
-  lot_id: string;
-  lot_number: string;
-  expires_on?: string | null;
-  quantity: string;
-}
-export interface Reservation {
-  id: string;
-  product_id: string;
-  product_name: string;
-  location_id?: string | null;
-  quantity: string;
-  reference: string;
-  status: string;
-  created_at: string;
-  lines: ReservationLine[];
-}
-export interface ReorderRule {
-  product_id: string;
-  product_name: string;
-  location_id: string;
-  location_code: string;
-  min_quantity: string;
-  max_quantity: string;
-}
-export interface ReplenishmentRow {
-  product_id: string;
-  product_name: string;
-  location_id: string;
-  location_code: string;
-  min_quantity: string;
-  max_quantity: string;
-  on_hand: string;
-  reserved: string;
-  suggested_quantity: string;
-}
-export interface ValuationRow {
-  product_id: string;
-  product_name: string;
-  on_hand: string;
-  values: { currency: string; quantity: string; value: string }[];
-  unvalued_quantity: string;
-}
-export interface ProductChoice {
-  id: string;
-  product_name: string;
-}
-export type NewLocation = { code: string; name: string; kind: string; parent_id?: string };
-export type NewLot = {
+export interface NewLot {
   product_id: string;
   number: string;
   manufactured_on?: string;
   expires_on?: string;
-};
-export type NewReservation = {
-  product_id: string;
-  quantity: string;
-  location_id?: string;
-  reference: string;
-};
-export type ReorderRuleBody = { location_id: string; min_quantity: string; max_quantity: string };
-export type { MoveBody };
-
-export interface MoveFilters {
-  product_id?: string;
-  lot_id?: string;
-  location_id?: string;
-  from?: string;
-  to?: string;
 }
-
-export interface StockFilters {
-  product_id?: string;
-  location_id?: string;
-}
-
 declare function pending<T>(): Promise<ApiResult<T>>;
-void callApi;
-
-export const fetchProducts = (): Promise<ApiResult<ProductChoice[]>> => pending();
-export const fetchLocations = (): Promise<ApiResult<Location[]>> => pending();
-export const createLocation = (_b: NewLocation): Promise<ApiResult<Location>> => pending();
 export const fetchLots = (_productId?: string): Promise<ApiResult<Lot[]>> => pending();
 export const createLot = (_b: NewLot): Promise<ApiResult<Lot>> => pending();
-export interface StockList {
-  stock: StockRow[];
-  more: boolean;
-}
-export const fetchStock = (_f: StockFilters): Promise<ApiResult<StockList>> => pending();
-export const fetchMoves = (_f: MoveFilters, _cursor: string | null): Promise<ApiResult<MovePage>> =>
-  pending();
-export const createMove = (_b: MoveBody, _key: string): Promise<ApiResult<Move>> => pending();
-export const fetchReservations = (): Promise<ApiResult<Reservation[]>> => pending();
-export const createReservation = (_b: NewReservation): Promise<ApiResult<Reservation>> => pending();
-export const releaseReservation = (_id: string): Promise<ApiResult<Reservation>> => pending();
-export const fetchReorderRules = (): Promise<ApiResult<ReorderRule[]>> => pending();
-export const putReorderRule = (
-  _productId: string,
-  _b: ReorderRuleBody,
-): Promise<ApiResult<ReorderRule>> => pending();
-export const fetchReplenishment = (): Promise<ApiResult<ReplenishmentRow[]>> => pending();
-export const fetchValuation = (): Promise<ApiResult<ValuationRow[]>> => pending();
