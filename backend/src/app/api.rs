@@ -18,6 +18,7 @@ use crate::http::health::HealthApi;
 use crate::http::operations::BodyLimits;
 use crate::inventory::api::InventoryApi;
 use crate::labels::api::LabelsApi;
+use crate::lots::api::LotsApi;
 use crate::organisation::api::OrganisationApi;
 use crate::passports::api::PassportsApi;
 use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
@@ -52,6 +53,8 @@ pub type Apis = (
     ),
     // The ERP: inventory (issue 22).
     InventoryApi,
+    // Issue 22: the lot register.
+    LotsApi,
 );
 
 /// The operations whose bodies are not the guard's default 64 KiB ones.

@@ -279,6 +279,16 @@ async fn work(state: &SharedState, tenant: &TenantRef, id: Uuid) -> anyhow::Resu
         email: String::new(),
         ip: None,
     };
+    // Each batch is a lot of the register (ADR 0019): the lots it names
+    // that the register lacks are registered, and every batch is linked to
+    // its lot, in this same transaction.
+    let added =
+        crate::lots::store::register_batch_lots(&mut tx, id, &actor, &update.created_by_name)
+            .await?;
+    for lot in &added {
+        crate::lots::store::audit_added(&mut tx, &actor, lot).await?;
+    }
+    store::link_lots(&mut tx, id).await?;
     crate::audit::record_own_tenant(
         &mut tx,
         &actor,

@@ -361,6 +361,22 @@ pub async fn insert_batches(
     Ok(done.rows_affected())
 }
 
+/// Links each batch of update `id` to its lot of the register (ADR 0019):
+/// the lot of its GTIN's product with its batch number, which
+/// [`crate::lots::store::register_batch_lots`] made sure exists. Returns the
+/// batches linked.
+pub async fn link_lots(conn: &mut PgConnection, id: Uuid) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE batches b SET lot_id = l.id
+         FROM products p JOIN lots l ON l.product_id = p.id
+         WHERE b.update_id = $1 AND p.gtin = b.gtin AND l.number = b.batch_number",
+    )
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected())
+}
+
 /// Serialises the writing of updates within the tenant (until the
 /// transaction ends), so that the newest batch of a code is the one of the
 /// update applied last.
@@ -434,6 +450,8 @@ pub struct PackDetails {
     pub manufactured_on: Option<NaiveDate>,
     pub expires_on: Option<NaiveDate>,
     pub licence_number: Option<String>,
+    /// The status of the batch's lot of the register (ADR 0019).
+    pub lot_status: Option<String>,
     pub manufacturer: Option<String>,
     pub manufacturer_address: Option<String>,
 }
@@ -444,15 +462,16 @@ pub async fn pack_details(
     product_id: Uuid,
 ) -> Result<Option<PackDetails>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT b.batch_number, b.manufactured_on, b.expires_on, b.licence_number,
+        "SELECT b.batch_number, b.manufactured_on, b.expires_on, b.licence_number, b.lot_status,
                 co.name AS manufacturer, co.registered_address AS manufacturer_address
          FROM products p
          LEFT JOIN companies co ON co.id = p.company_id
          LEFT JOIN LATERAL (
-             SELECT b.* FROM codes c
+             SELECT b.*, l.status AS lot_status FROM codes c
              JOIN batch_slots x ON x.job_seq = c.job_seq AND x.slot = c.position >> 9
                  AND (c.position & 511)::smallint = ANY (x.offsets)
              JOIN batches b ON b.id = x.batch_id
+             LEFT JOIN lots l ON l.id = b.lot_id
              WHERE c.serial = $1
              ORDER BY x.batch_id DESC LIMIT 1
          ) b ON true

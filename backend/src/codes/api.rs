@@ -283,9 +283,22 @@ impl CodesApi {
         let lot_id = match &lot {
             None => None,
             Some((number, made, expires)) => {
-                let stored =
-                    store::ensure_lot(&mut tx, product.id, number.as_str(), *made, *expires)
-                        .await?;
+                // The lot register's (ADR 0019): a new lot starts as
+                // its product's lots do, with its history and audit rows.
+                let stored = crate::lots::store::ensure(
+                    &mut tx,
+                    &caller.actor,
+                    &caller.session.name,
+                    &crate::lots::store::NewLot {
+                        product_id: product.id,
+                        number: number.as_str(),
+                        manufactured_on: *made,
+                        expires_on: *expires,
+                        status: crate::lots::LotStatus::initial(product.requires_inspection),
+                        reason: crate::lots::REGISTERED,
+                    },
+                )
+                .await?;
                 let differs = |given: &Option<NaiveDate>, kept: &Option<NaiveDate>| {
                     given.is_some() && given != kept
                 };

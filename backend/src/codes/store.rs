@@ -37,43 +37,6 @@ pub async fn resolver_base(conn: &mut PgConnection) -> Result<Option<String>, sq
         .map(Option::flatten)
 }
 
-/// A product's lot as stored.
-#[derive(sqlx::FromRow, Debug)]
-pub struct LotRow {
-    pub id: Uuid,
-    pub manufactured_on: Option<NaiveDate>,
-    pub expires_on: Option<NaiveDate>,
-}
-
-/// Adds the lot `number` to the product, unless it has it already; either
-/// way answers the stored lot.
-pub async fn ensure_lot(
-    conn: &mut PgConnection,
-    product_id: Uuid,
-    number: &str,
-    manufactured_on: Option<NaiveDate>,
-    expires_on: Option<NaiveDate>,
-) -> Result<LotRow, sqlx::Error> {
-    sqlx::query_as(
-        "WITH added AS (
-             INSERT INTO lots (id, product_id, number, manufactured_on, expires_on)
-             VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (product_id, number) DO NOTHING
-             RETURNING id, manufactured_on, expires_on)
-         SELECT id, manufactured_on, expires_on FROM added
-         UNION ALL
-         SELECT id, manufactured_on, expires_on FROM lots WHERE product_id = $2 AND number = $3
-         LIMIT 1",
-    )
-    .bind(Uuid::new_v4())
-    .bind(product_id)
-    .bind(number)
-    .bind(manufactured_on)
-    .bind(expires_on)
-    .fetch_one(conn)
-    .await
-}
-
 /// A new job to insert.
 pub struct NewJob<'a> {
     pub id: Uuid,

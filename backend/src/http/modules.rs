@@ -59,6 +59,8 @@ pub const fn module_of(tag: &ApiTags) -> Option<&'static str> {
         ApiTags::Epcis => Some("journey"),
         ApiTags::Companies | ApiTags::BatchUpdates => Some("client_tools"),
         ApiTags::Inventory => Some("inventory"),
+        // The lot register belongs with the products it registers lots of.
+        ApiTags::Lots => Some("products"),
     }
 }
 
@@ -80,6 +82,7 @@ pub const TAGS: &[ApiTags] = &[
     ApiTags::Companies,
     ApiTags::BatchUpdates,
     ApiTags::Inventory,
+    ApiTags::Lots,
     ApiTags::Public,
 ];
 

@@ -48,6 +48,10 @@ pub enum ApiTags {
     /// per product, location and lot, reservations (first expiry first
     /// out), replenishment and the valuation.
     Inventory,
+    /// The one lot register: every lot (batch) of a product, its dates and
+    /// its status (quarantine, released, held, rejected, recalled) with the
+    /// history of who changed it, when and why.
+    Lots,
     /// What a consumer's or a partner's app calls without signing in,
     /// outside `/api`: the resolver's verdict on a code (its GS1 Digital
     /// Link), a review of the scanned product and the place of a scan.

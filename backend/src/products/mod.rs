@@ -55,6 +55,11 @@ pub struct Product {
     /// several companies, issue 10); absent when none.
     #[oai(skip_serializing_if_is_none)]
     pub company_id: Option<Uuid>,
+    /// Its received and manufactured lots start in `quarantine`, released
+    /// by a passing inspection or a decision with a reason.
+    pub requires_inspection: bool,
+    /// The unit its quantities are counted in (`each`, `kg`, `l`, `m`, …).
+    pub unit: String,
 }
 
 /// An attribute's name: 1 to 60 characters once trimmed, plain text.
@@ -423,7 +428,37 @@ impl TextRule for Description {
     }
 }
 
-crate::text_parser!(Gtin, Skuid, ProductName, Category, Description);
+/// A unit of measure: 1 to 16 characters, a lower-case letter then
+/// lower-case letters, digits or `_` (`each`, `kg`, `g`, `l`, `ml`, `m`,
+/// `box_of_10`).
+#[derive(Clone, Debug)]
+pub struct Unit(String);
+
+impl Unit {
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        let mut chars = raw.chars();
+        let ok = chars.next().is_some_and(|c| c.is_ascii_lowercase())
+            && raw.len() <= 16
+            && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        if !ok {
+            return Err(ApiError::invalid_input(
+                "unit must be 1 to 16 characters: a lower-case letter, then lower-case letters, digits or _ (each, kg, l, m).",
+            ));
+        }
+        Ok(Self(raw.to_string()))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TextRule for Unit {
+    fn limits(schema: &mut MetaSchema) {
+        schema.pattern = Some("^[a-z][a-z0-9_]{0,15}$".into());
+    }
+}
+
+crate::text_parser!(Gtin, Skuid, ProductName, Category, Description, Unit);
 
 /// The image types a product may have, recognised by their content (never
 /// by a file name or a declared type).

@@ -18,6 +18,10 @@ pub struct ProductFields<'a> {
     pub attributes: Option<serde_json::Value>,
     /// The company it belongs to (checked to be one of the organisation's).
     pub company_id: Option<Uuid>,
+    /// Its received and manufactured lots start in quarantine.
+    pub requires_inspection: Option<bool>,
+    /// The unit its quantities are counted in.
+    pub unit: Option<&'a str>,
 }
 
 /// The organisation's product limit; its tenant row stays locked until the
@@ -68,10 +72,12 @@ pub async fn insert(
     by: Uuid,
 ) -> Result<Product, sqlx::Error> {
     sqlx::query_as(
-        "INSERT INTO products (id, product_name, skuid, gtin, category, product_description, created_by, attributes, company_id)
-         VALUES ($1, $2, $3, $4, coalesce($5, ''), coalesce($6, ''), $7, coalesce($8, '[]'::jsonb), $9)
+        "INSERT INTO products (id, product_name, skuid, gtin, category, product_description, created_by, attributes, company_id,
+                               requires_inspection, unit)
+         VALUES ($1, $2, $3, $4, coalesce($5, ''), coalesce($6, ''), $7, coalesce($8, '[]'::jsonb), $9,
+                 coalesce($10, false), coalesce($11, 'each'))
          RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
-                sample_qr_id, created_at, updated_at, archived_at, company_id",
+                sample_qr_id, created_at, updated_at, archived_at, company_id, requires_inspection, unit",
     )
     .bind(Uuid::new_v4())
     .bind(fields.product_name)
@@ -82,6 +88,8 @@ pub async fn insert(
     .bind(by)
     .bind(&fields.attributes)
     .bind(fields.company_id)
+    .bind(fields.requires_inspection)
+    .bind(fields.unit)
     .fetch_one(conn)
     .await
 }
@@ -90,7 +98,7 @@ pub async fn insert(
 pub async fn list_active(conn: &mut PgConnection) -> Result<Vec<Product>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
-                sample_qr_id, created_at, updated_at, archived_at, company_id FROM products WHERE archived_at IS NULL ORDER BY created_at DESC, id",
+                sample_qr_id, created_at, updated_at, archived_at, company_id, requires_inspection, unit FROM products WHERE archived_at IS NULL ORDER BY created_at DESC, id",
     )
     .fetch_all(conn)
     .await
@@ -100,7 +108,7 @@ pub async fn list_active(conn: &mut PgConnection) -> Result<Vec<Product>, sqlx::
 pub async fn find(conn: &mut PgConnection, id: Uuid) -> Result<Option<Product>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
-                sample_qr_id, created_at, updated_at, archived_at, company_id FROM products WHERE id = $1",
+                sample_qr_id, created_at, updated_at, archived_at, company_id, requires_inspection, unit FROM products WHERE id = $1",
     )
     .bind(id)
     .fetch_optional(conn)
@@ -114,7 +122,7 @@ pub async fn lock_active(
 ) -> Result<Option<Product>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
-                sample_qr_id, created_at, updated_at, archived_at, company_id FROM products WHERE id = $1 AND archived_at IS NULL FOR UPDATE",
+                sample_qr_id, created_at, updated_at, archived_at, company_id, requires_inspection, unit FROM products WHERE id = $1 AND archived_at IS NULL FOR UPDATE",
     )
     .bind(id)
     .fetch_optional(conn)
@@ -136,9 +144,11 @@ pub async fn update(
              product_description = coalesce($6, product_description),
              attributes = coalesce($7, attributes),
              company_id = coalesce($8, company_id),
+             requires_inspection = coalesce($9, requires_inspection),
+             unit = coalesce($10, unit),
              updated_at = now()
          WHERE id = $1 RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
-                sample_qr_id, created_at, updated_at, archived_at, company_id",
+                sample_qr_id, created_at, updated_at, archived_at, company_id, requires_inspection, unit",
     )
     .bind(id)
     .bind(fields.product_name)
@@ -148,6 +158,8 @@ pub async fn update(
     .bind(fields.product_description)
     .bind(&fields.attributes)
     .bind(fields.company_id)
+    .bind(fields.requires_inspection)
+    .bind(fields.unit)
     .fetch_one(conn)
     .await
 }
@@ -157,7 +169,7 @@ pub async fn archive(conn: &mut PgConnection, id: Uuid) -> Result<Option<Product
     sqlx::query_as(
         "UPDATE products SET archived_at = now(), updated_at = now()
          WHERE id = $1 AND archived_at IS NULL RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
-                sample_qr_id, created_at, updated_at, archived_at, company_id",
+                sample_qr_id, created_at, updated_at, archived_at, company_id, requires_inspection, unit",
     )
     .bind(id)
     .fetch_optional(conn)
@@ -173,7 +185,7 @@ pub async fn add_image(
     sqlx::query_as(
         "UPDATE products SET image_urls = array_append(image_urls, $2), updated_at = now()
          WHERE id = $1 RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
-                sample_qr_id, created_at, updated_at, archived_at, company_id",
+                sample_qr_id, created_at, updated_at, archived_at, company_id, requires_inspection, unit",
     )
     .bind(id)
     .bind(url)
@@ -190,7 +202,7 @@ pub async fn remove_image(
     sqlx::query_as(
         "UPDATE products SET image_urls = array_remove(image_urls, $2), updated_at = now()
          WHERE id = $1 RETURNING id, product_name, skuid, gtin, category, image_urls, metadata, attributes, product_description,
-                sample_qr_id, created_at, updated_at, archived_at, company_id",
+                sample_qr_id, created_at, updated_at, archived_at, company_id, requires_inspection, unit",
     )
     .bind(id)
     .bind(url)

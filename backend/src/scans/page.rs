@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 
 use super::Verdict;
 use crate::http::html::escape;
+use crate::lots::LotStatus;
 
 /// What the page shows of a resolved code.
 pub struct ScanView<'a> {
@@ -21,6 +22,8 @@ pub struct ScanView<'a> {
     pub manufactured_on: Option<String>,
     pub expires_on: Option<String>,
     pub expired: bool,
+    /// The status of the code's lot (a recalled or held lot is warned of).
+    pub lot_status: Option<LotStatus>,
     /// The manufacturing licence number (Schedule H2), from a batch update.
     pub licence_number: Option<&'a str>,
     /// The manufacturer's name and address (the product's company).
@@ -201,6 +204,16 @@ pub fn scan_page(view: &ScanView<'_>) -> String {
         && let Some(brand) = &view.brand
     {
         brand_header(&mut body, brand);
+    }
+    if view.verdict != Verdict::NotRecognised
+        && let Some((heading, warning)) = view.lot_status.and_then(lot_warning)
+    {
+        let _ = write!(
+            body,
+            "<div class=\"verdict bad\" role=\"alert\"><h2>{}</h2><p>{}</p></div>",
+            escape(heading),
+            escape(warning)
+        );
     }
     let _ = write!(
         body,
@@ -436,6 +449,19 @@ pub fn problem_page(title: &str, message: &str) -> String {
     page(title, &body)
 }
 
+/// The scan page's warning for a lot in `status`: a heading and what to
+/// do; `None` when the lot may be used.
+pub fn lot_warning(status: LotStatus) -> Option<(&'static str, &'static str)> {
+    match status {
+        LotStatus::Recalled => Some(("Recalled", "This product has been recalled. Do not use it.")),
+        LotStatus::Held => Some((
+            "On hold",
+            "This batch is on hold by the manufacturer. Do not use it until further notice.",
+        )),
+        LotStatus::Quarantine | LotStatus::Released | LotStatus::Rejected => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -451,6 +477,7 @@ mod tests {
             manufactured_on: None,
             expires_on: None,
             expired: false,
+            lot_status: None,
             licence_number: None,
             manufacturer: None,
             scans_before: 0,
@@ -492,6 +519,7 @@ mod tests {
             manufactured_on: None,
             expires_on: None,
             expired: false,
+            lot_status: None,
             licence_number: None,
             manufacturer: None,
             scans_before: 0,
@@ -556,5 +584,43 @@ mod tests {
         assert!(!html.contains("<b>Rice"));
         assert!(!html.contains("Genuine product") && !html.contains("Not recognised"));
         assert!(html.contains("cannot say whether a pack is genuine"));
+    }
+
+    #[test]
+    fn a_recalled_or_held_lot_is_warned_of_and_others_are_not() {
+        let page_with = |status| {
+            scan_page(&ScanView {
+                verdict: Verdict::Genuine,
+                product_name: Some("Aspirin"),
+                gtin: "09506000134352",
+                skuid: None,
+                lot: Some("L1"),
+                manufactured_on: None,
+                expires_on: None,
+                expired: false,
+                lot_status: status,
+                licence_number: None,
+                manufacturer: None,
+                scans_before: 0,
+                seen_before: false,
+                review_token: None,
+                reviews: None,
+                passport_html: None,
+                journey: Vec::new(),
+                brand: None,
+                product_image_url: None,
+            })
+        };
+        let recalled = page_with(Some(LotStatus::Recalled));
+        assert!(recalled.contains(
+            "<div class=\"verdict bad\" role=\"alert\"><h2>Recalled</h2><p>This product has been recalled. Do not use it.</p></div>"
+        ));
+        let held = page_with(Some(LotStatus::Held));
+        assert!(held.contains("role=\"alert\"><h2>On hold</h2><p>This batch is on hold by the manufacturer. Do not use it until further notice.</p>"));
+        for quiet in [None, Some(LotStatus::Released), Some(LotStatus::Quarantine)] {
+            let html = page_with(quiet);
+            assert!(!html.contains("role=\"alert\""), "{quiet:?}");
+            assert!(!html.contains("Do not use it"), "{quiet:?}");
+        }
     }
 }

@@ -32,6 +32,7 @@ use crate::codes::Serial;
 use crate::http::input::IsoDate;
 use crate::http::rate_limit::RateLimiter;
 use crate::http::state::SharedState;
+use crate::lots::LotStatus;
 use crate::reviews::TokenKey;
 use crate::tenants::TenantKind;
 
@@ -132,6 +133,11 @@ pub struct ScanAnswer {
     pub batch: Option<ScannedBatch>,
     /// The product's company (the pharmaceutical clients' products).
     pub manufacturer: Option<Manufacturer>,
+    /// The status of the code's lot in the lot register (its batch's lot
+    /// when a batch update gave it batch data, else its code job's);
+    /// absent when the code has no lot. `recalled` and `held`: do not use
+    /// the product (the scan page warns).
+    pub lot_status: Option<LotStatus>,
 }
 
 /// The resolver's answer to a Digital Link with no serial (the GTIN alone,
@@ -873,6 +879,11 @@ fn respond(req: &Request, link: &DigitalLink, outcome: &Outcome) -> Response {
     let expiry = batch.map_or_else(|| code.and_then(|c| c.expires_on), |b| b.expires_on);
     let expired = expiry.is_some_and(|d| d < today);
     let expiry_text = expiry.map(|d| d.format("%Y-%m-%d").to_string());
+    // The batch's lot's status wins over the code job's lot's, as its data.
+    let lot_status = batch
+        .and_then(|b| b.lot_status.as_deref())
+        .or_else(|| code.and_then(|c| c.lot_status.as_deref()))
+        .and_then(LotStatus::parse);
     if wants_json(req) {
         return json_of(
             StatusCode::OK,
@@ -903,6 +914,7 @@ fn respond(req: &Request, link: &DigitalLink, outcome: &Outcome) -> Response {
                         address: p.manufacturer_address.clone()?,
                     })
                 }),
+                lot_status,
             },
         );
     }
@@ -930,6 +942,7 @@ fn respond(req: &Request, link: &DigitalLink, outcome: &Outcome) -> Response {
         }),
         expires_on: expiry_text,
         expired,
+        lot_status,
         scans_before: outcome.scans_before,
         seen_before: outcome.seen_before,
         review_token: outcome.review_token.clone(),

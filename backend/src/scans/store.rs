@@ -47,6 +47,8 @@ pub struct ScannedCode {
     pub lot_number: Option<String>,
     pub manufactured_on: Option<NaiveDate>,
     pub expires_on: Option<NaiveDate>,
+    /// The status of the code job's lot (`lots.status`), when it has one.
+    pub lot_status: Option<String>,
     pub product_name: String,
     pub skuid: String,
     /// Scans recorded before this one (0: never scanned).
@@ -60,7 +62,7 @@ pub async fn find_code(
 ) -> Result<Option<ScannedCode>, sqlx::Error> {
     sqlx::query_as(
         "SELECT j.product_id, j.gtin, l.number AS lot_number, l.manufactured_on, l.expires_on,
-                p.product_name, p.skuid, coalesce(s.scans, 0) AS scans,
+                l.status AS lot_status, p.product_name, p.skuid, coalesce(s.scans, 0) AS scans,
                 coalesce(s.suspicious, false) AS suspicious
          FROM codes c
          JOIN code_jobs j ON j.seq = c.job_seq
@@ -104,6 +106,7 @@ struct WrittenScan {
     lot_number: Option<String>,
     manufactured_on: Option<NaiveDate>,
     expires_on: Option<NaiveDate>,
+    lot_status: Option<String>,
     product_name: Option<String>,
     skuid: Option<String>,
     scans: Option<i32>,
@@ -138,7 +141,7 @@ pub async fn write_scans(
                                       counted_as, ord)
          ), code AS (
              SELECT i.ord, c.serial, j.product_id, j.gtin, l.number AS lot_number,
-                    l.manufactured_on, l.expires_on, p.product_name, p.skuid
+                    l.manufactured_on, l.expires_on, l.status AS lot_status, p.product_name, p.skuid
              FROM input i
              JOIN codes c ON c.serial = i.serial
              JOIN code_jobs j ON j.seq = c.job_seq
@@ -272,7 +275,7 @@ pub async fn write_scans(
                  session_scans = r.session_scans + EXCLUDED.session_scans
          )
          SELECT i.ord, scan.id AS scan_id, code.product_id, code.gtin, code.lot_number,
-                code.manufactured_on, code.expires_on, code.product_name, code.skuid,
+                code.manufactured_on, code.expires_on, code.lot_status, code.product_name, code.skuid,
                 state.scans - 1 AS scans, state.suspicious,
                 CASE WHEN code.serial IS NOT NULL THEN met.serial IS NULL END AS seen_before
          FROM input i
@@ -307,6 +310,7 @@ pub async fn write_scans(
                 lot_number: row.lot_number,
                 manufactured_on: row.manufactured_on,
                 expires_on: row.expires_on,
+                lot_status: row.lot_status,
                 product_name,
                 skuid,
                 scans: row.scans.unwrap_or_default(),

@@ -388,6 +388,23 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             ),
         ),
         ("getReplenishment", (Allowed::BrandMembers, None)),
+        // The lot register (issue 22).
+        ("listLots", (Allowed::BrandAndClientMembers, None)),
+        ("getLot", (Allowed::BrandAndClientMembers, None)),
+        (
+            "createLot",
+            (
+                Allowed::BrandEditorsAndClientAdmins,
+                Some(json!({"product_id": none, "number": "L1"})),
+            ),
+        ),
+        (
+            "changeLotStatus",
+            (
+                Allowed::BrandEditorsAndClientAdmins,
+                Some(json!({"status": "held", "reason": "access walk"})),
+            ),
+        ),
     ])
 }
 

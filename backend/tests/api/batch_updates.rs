@@ -1108,3 +1108,114 @@ async fn xlsx_bombs_are_refused_before_they_are_read() {
     assert_eq!(update["status"], "applied", "{update}");
     assert_eq!(update["rows_applied"], 2);
 }
+
+/// A batch is a lot of the register (ADR 0019): applying an update
+/// registers the lots its batches name (or finds them), links each batch
+/// to its lot, and a recall of that lot reaches the client's codes on the
+/// scan page.
+#[tokio::test]
+async fn an_applied_update_registers_and_links_its_lots() {
+    let app = TestApp::spawn().await;
+    let (a, admin) = client(&app, "clientA").await;
+    let g = gtin14();
+    let (serials, _) = codes(&app, &a, &g, None, 3).await;
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+        "INSERT INTO platform.gtins (gtin, tenant_id) VALUES ('{g}', '{t}')",
+        t = a.tenant.id,
+    )))
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    // A lot the register already has (made by hand), and one it lacks.
+    let product_id: uuid::Uuid = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT id FROM {}.products WHERE gtin = '{g}'",
+        a.schema
+    )))
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    let (status, known) = admin
+        .post(
+            "/api/lots",
+            json!({"product_id": product_id, "number": "KNOWN-1"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{known}");
+    let rows = vec![
+        format!("{},{g},NEW-1,2026-01-10,2028-01-31,KA/25/1234", serials[0]),
+        format!("{},{g},NEW-1,2026-01-10,2028-01-31,KA/25/1234", serials[1]),
+        format!(
+            "{},{g},KNOWN-1,2026-01-10,2028-01-31,KA/25/1234",
+            serials[2]
+        ),
+    ];
+    let employee = app.login(&app.account(&a, Role::Employee).await).await;
+    let applied = run(&employee, "h2.csv", csv(&rows), false).await;
+    assert_eq!(applied["status"], "applied", "{applied}");
+
+    let (status, list) = employee
+        .get(&format!("/api/lots?product_id={product_id}"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    let lots = list["lots"].as_array().unwrap();
+    assert_eq!(lots.len(), 2, "{list}");
+    let new = lots.iter().find(|l| l["number"] == "NEW-1").unwrap();
+    assert_eq!(new["status"], "released");
+    assert_eq!(new["manufactured_on"], "2026-01-10");
+    assert_eq!(new["expires_on"], "2028-01-31");
+    let (_, one) = employee
+        .get(&format!("/api/lots/{}", new["id"].as_str().unwrap()))
+        .await;
+    assert_eq!(one["history"][0]["reason"], "Registered by a batch update");
+    assert_eq!(one["history"][0]["who"], employee.user["name"]);
+    // One new lot (KNOWN-1 was found), audited.
+    assert_eq!(app.audited(&a, "lot.created").await, 2);
+    let links: Vec<(String, Option<uuid::Uuid>)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT batch_number, lot_id FROM {}.batches ORDER BY batch_number",
+        a.schema
+    )))
+    .fetch_all(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(links.len(), 2);
+    assert_eq!(links[0].0, "KNOWN-1");
+    assert_eq!(
+        links[0].1.unwrap().to_string(),
+        known["id"].as_str().unwrap()
+    );
+    assert_eq!(links[1].1.unwrap().to_string(), new["id"].as_str().unwrap());
+
+    // The same batch number again (other data): no second lot.
+    let again = vec![format!(
+        "{},{g},NEW-1,2026-01-10,2028-01-31,KA/25/9999",
+        serials[0]
+    )];
+    assert_eq!(
+        run(&admin, "h2-again.csv", csv(&again), false).await["status"],
+        "applied"
+    );
+    assert_eq!(app.rows(&a, "lots").await, 2);
+    assert_eq!(app.audited(&a, "lot.created").await, 2);
+
+    // Recalling the lot reaches the pack's scan page and JSON.
+    let (status, _) = admin
+        .post(
+            &format!("/api/lots/{}/status", new["id"].as_str().unwrap()),
+            json!({"status": "recalled", "reason": "Sterility failure"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let uri = format!("{}/01/{g}/21/{}", app.base, serials[1]);
+    let html = crate::scans::scan_page(&uri).await;
+    assert!(
+        html.contains("This product has been recalled. Do not use it."),
+        "{html}"
+    );
+    let (status, json) = crate::scans::scan(&uri, "203.0.113.30").await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    assert_eq!(json["lot_status"], "recalled", "{json}");
+    // The code of the other lot is not recalled.
+    let other = format!("{}/01/{g}/21/{}", app.base, serials[2]);
+    let (_, json) = crate::scans::scan(&other, "203.0.113.31").await;
+    assert_eq!(json["lot_status"], "released", "{json}");
+}

@@ -20,6 +20,7 @@ mod input;
 mod isolation;
 mod labels;
 mod limits;
+mod lots;
 mod me;
 mod modules;
 mod openapi;

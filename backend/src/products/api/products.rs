@@ -20,7 +20,7 @@ use crate::http::tags::ApiTags;
 use crate::json_response;
 use crate::products::store::{self, ProductFields};
 use crate::products::{
-    Attribute, Attributes, Category, Description, Gtin, Product, ProductName, Skuid,
+    Attribute, Attributes, Category, Description, Gtin, Product, ProductName, Skuid, Unit,
 };
 
 #[derive(Default)]
@@ -70,6 +70,11 @@ pub struct NewProduct {
     pub attributes: Optional<Vec<Attribute>>,
     /// The company of the organisation it belongs to (`listCompanies`).
     pub company_id: Optional<Uuid>,
+    /// Its received and manufactured lots start in quarantine (default
+    /// false).
+    pub requires_inspection: Optional<bool>,
+    /// The unit its quantities are counted in (default `each`).
+    pub unit: Optional<Text<Unit>>,
 }
 
 /// The fields to change; those left out keep their values.
@@ -84,6 +89,11 @@ pub struct ProductChange {
     pub attributes: Optional<Vec<Attribute>>,
     /// Assigns it to this company of the organisation (`listCompanies`).
     pub company_id: Optional<Uuid>,
+    /// Its received and manufactured lots start in quarantine (lots
+    /// already registered keep their status).
+    pub requires_inspection: Optional<bool>,
+    /// The unit its quantities are counted in.
+    pub unit: Optional<Text<Unit>>,
 }
 
 json_response!(
@@ -178,6 +188,7 @@ impl ProductsApi {
         let gtin = body.gtin.parse()?;
         let category = body.category.parse()?;
         let description = body.product_description.parse()?;
+        let unit = body.unit.parse()?;
         let attributes = body
             .attributes
             .as_ref()
@@ -204,6 +215,8 @@ impl ProductsApi {
             product_description: description.as_ref().map(Description::as_str),
             attributes,
             company_id,
+            requires_inspection: body.requires_inspection.as_ref().copied(),
+            unit: unit.as_ref().map(Unit::as_str),
         };
         let product = store::insert(&mut tx, &fields, caller.session.account_id)
             .await
@@ -249,6 +262,7 @@ impl ProductsApi {
         let gtin = body.gtin.parse()?;
         let category = body.category.parse()?;
         let description = body.product_description.parse()?;
+        let unit = body.unit.parse()?;
         let attributes = body
             .attributes
             .as_ref()
@@ -279,6 +293,8 @@ impl ProductsApi {
             product_description: description.as_ref().map(Description::as_str),
             attributes,
             company_id,
+            requires_inspection: body.requires_inspection.as_ref().copied(),
+            unit: unit.as_ref().map(Unit::as_str),
         };
         let product = store::update(&mut tx, id, &fields)
             .await

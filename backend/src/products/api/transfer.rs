@@ -213,6 +213,8 @@ impl ProductTransferApi {
                 product_description: r.description.as_ref().map(Description::as_str),
                 attributes: None,
                 company_id: None,
+                requires_inspection: None,
+                unit: None,
             };
             store::insert(&mut tx, &fields, caller.session.account_id).await?;
         }
