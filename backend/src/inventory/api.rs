@@ -481,7 +481,9 @@ impl InventoryApi {
         if let Some(parent) = parent_id
             && store::location_kind(&mut tx, parent).await?.is_none()
         {
-            return Err(ApiError::not_found("No such parent location in your organisation.").into());
+            return Err(
+                ApiError::not_found("No such parent location in your organisation.").into(),
+            );
         }
         let id = Uuid::new_v4();
         store::insert_location(
@@ -531,7 +533,11 @@ impl InventoryApi {
     /// in flight); the same key with another request is refused with 409
     /// `idempotency_key_reused`. Refused requests are not kept: a retry of
     /// one is tried again.
-    #[oai(path = "/stock-moves", method = "post", operation_id = "createStockMove")]
+    #[oai(
+        path = "/stock-moves",
+        method = "post",
+        operation_id = "createStockMove"
+    )]
     async fn create_move(
         &self,
         state: Data<&SharedState>,
@@ -616,8 +622,9 @@ impl InventoryApi {
                     )
                     .into());
                 }
-                let first = StockMove::parse_from_json(Some(response))
-                    .map_err(|e| ApiError::internal(anyhow::anyhow!("stored move: {}", e.message())))?;
+                let first = StockMove::parse_from_json(Some(response)).map_err(|e| {
+                    ApiError::internal(anyhow::anyhow!("stored move: {}", e.message()))
+                })?;
                 return Ok(MoveCreated::Created(Json(first)));
             }
         }
@@ -920,7 +927,11 @@ impl InventoryApi {
     }
 
     /// The organisation's reorder rules, by product name.
-    #[oai(path = "/reorder-rules", method = "get", operation_id = "listReorderRules")]
+    #[oai(
+        path = "/reorder-rules",
+        method = "get",
+        operation_id = "listReorderRules"
+    )]
     async fn list_rules(
         &self,
         state: Data<&SharedState>,

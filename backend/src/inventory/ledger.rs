@@ -230,9 +230,14 @@ pub async fn reserve(
     lines.sort_by_key(|l| (l.location_id, l.lot_id));
     for line in &mut lines {
         line.reservation_id = id;
-        let done =
-            store::reserve_line(conn, product_id, line.location_id, line.lot_id, line.quantity)
-                .await?;
+        let done = store::reserve_line(
+            conn,
+            product_id,
+            line.location_id,
+            line.lot_id,
+            line.quantity,
+        )
+        .await?;
         if !done {
             return Err(insufficient(format!(
                 "Not enough stock of {product_name}, lot {}, to reserve {}.",

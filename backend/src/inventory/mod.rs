@@ -258,8 +258,7 @@ pub struct IdempotencyKey;
 
 impl IdempotencyKey {
     pub fn parse(field: &str, raw: &str) -> Result<String, ApiError> {
-        if !raw.is_empty() && raw.len() <= 255 && raw.bytes().all(|b| (0x21..=0x7e).contains(&b))
-        {
+        if !raw.is_empty() && raw.len() <= 255 && raw.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
             Ok(raw.to_string())
         } else {
             Err(ApiError::invalid_input(format!(
@@ -306,12 +305,34 @@ mod tests {
 
     #[test]
     fn quantities_are_plain_positive_decimals_with_three_places() {
-        for (raw, want) in [("12", "12"), ("0.5", "0.5"), ("2.125", "2.125"), ("10.000", "10")] {
+        for (raw, want) in [
+            ("12", "12"),
+            ("0.5", "0.5"),
+            ("2.125", "2.125"),
+            ("10.000", "10"),
+        ] {
             assert_eq!(quantity_text(Quantity::parse("q", raw).unwrap()), want);
         }
         for bad in [
-            "0", "0.000", "-1", "+1", "1.2345", "1e3", "1E3", ".5", "5.", "01", " 1", "1 ", "",
-            "1,5", "NaN", "inf", "1000000000", "0x10", "١",
+            "0",
+            "0.000",
+            "-1",
+            "+1",
+            "1.2345",
+            "1e3",
+            "1E3",
+            ".5",
+            "5.",
+            "01",
+            " 1",
+            "1 ",
+            "",
+            "1,5",
+            "NaN",
+            "inf",
+            "1000000000",
+            "0x10",
+            "١",
         ] {
             assert!(Quantity::parse("q", bad).is_err(), "{bad:?}");
         }
@@ -338,10 +359,7 @@ mod tests {
     fn unit_costs_and_currencies() {
         assert_eq!(money_text(UnitCost::parse("c", "12.5").unwrap()), "12.50");
         assert_eq!(money_text(UnitCost::parse("c", "0").unwrap()), "0.00");
-        assert_eq!(
-            money_text(UnitCost::parse("c", "0.125").unwrap()),
-            "0.125"
-        );
+        assert_eq!(money_text(UnitCost::parse("c", "0.125").unwrap()), "0.125");
         for bad in ["-1", "1e2", "1.1234567", "abc", ""] {
             assert!(UnitCost::parse("c", bad).is_err(), "{bad:?}");
         }
@@ -354,7 +372,11 @@ mod tests {
         let mut sorted = currencies::ISO_4217.to_vec();
         sorted.sort_unstable();
         sorted.dedup();
-        assert_eq!(sorted, currencies::ISO_4217, "the list is sorted, once each");
+        assert_eq!(
+            sorted,
+            currencies::ISO_4217,
+            "the list is sorted, once each"
+        );
     }
 
     #[test]

@@ -299,10 +299,7 @@ pub struct MoveRow {
 }
 
 /// Appends a move to the ledger; answers it.
-pub async fn insert_move(
-    conn: &mut PgConnection,
-    m: &NewMove<'_>,
-) -> Result<MoveRow, sqlx::Error> {
+pub async fn insert_move(conn: &mut PgConnection, m: &NewMove<'_>) -> Result<MoveRow, sqlx::Error> {
     sqlx::query_as(
         "WITH m AS (
              INSERT INTO stock_moves (id, product_id, lot_id, quantity, from_location_id,

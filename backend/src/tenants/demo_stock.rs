@@ -2,8 +2,9 @@
 //! file (products, locations, lots, receipts with their costs, transfers,
 //! reservations and reorder rules) written the way the app writes them: on
 //! the tenant's own connection, through the inventory's store and ledger
-//! (`inventory::ledger::record_move`, `inventory::ledger::reserve`), with
-//! the audit rows, as the tenant's first admin. Lot dates are days from the
+//! (`inventory::ledger::record_move`, `inventory::ledger::reserve`) and the
+//! lot register (`lots::store::register`), with the audit rows, as the
+//! tenant's first admin. Lot dates are days from the
 //! seeding, so the expiry warnings show whenever the demo runs.
 //!
 //! A tenant is stocked once: when it has no location yet, all of its
@@ -24,6 +25,8 @@ use crate::inventory::{
     Currency, LocationCode, LocationKind, MoveReason, Quantity, QuantityOrZero, UnitCost,
     quantity_text, store,
 };
+use crate::lots::LotStatus;
+use crate::lots::store::NewLot;
 use crate::products::store::ProductFields;
 use crate::products::{Gtin, ProductName, Skuid};
 use crate::tenancy::store::all_tenant_refs;
@@ -59,7 +62,7 @@ pub async fn seed_demo_stock(db: &Db, tenants: &[TenantFile]) -> anyhow::Result<
         if !store::list_locations(&mut tx).await?.is_empty() {
             continue;
         }
-        write_stock(&mut tx, &actor, stock, Utc::now().date_naive())
+        write_stock(&mut tx, &actor, &admin.name, stock, Utc::now().date_naive())
             .await
             .with_context(|| format!("tenant {}: demo stock", t.client_id))?;
         tx.commit().await?;
@@ -87,6 +90,7 @@ fn day(today: NaiveDate, days: Option<i64>) -> anyhow::Result<Option<NaiveDate>>
 async fn write_stock(
     tx: &mut sqlx::PgConnection,
     actor: &Actor,
+    actor_name: &str,
     stock: &StockEntry,
     today: NaiveDate,
 ) -> anyhow::Result<()> {
@@ -107,6 +111,8 @@ async fn write_stock(
             product_description: None,
             attributes: None,
             company_id: None,
+            requires_inspection: None,
+            unit: None,
         };
         let product = crate::products::store::insert(tx, &fields, by).await?;
         products.insert(p.skuid.as_str(), (product.id, product.product_name));
@@ -124,7 +130,11 @@ async fn write_stock(
         let kind = LocationKind::parse(&l.kind).with_context(|| format!("kind {}", l.kind))?;
         let parent = match &l.parent {
             None => None,
-            Some(p) => Some(*locations.get(p.as_str()).with_context(|| format!("parent {p}"))?),
+            Some(p) => Some(
+                *locations
+                    .get(p.as_str())
+                    .with_context(|| format!("parent {p}"))?,
+            ),
         };
         let id = Uuid::new_v4();
         store::insert_location(tx, id, &code, &l.name, kind.as_str(), parent, Some(by)).await?;
@@ -148,19 +158,23 @@ async fn write_stock(
     let mut lots: HashMap<(&str, &str), Uuid> = HashMap::new();
     for l in &stock.lots {
         let product_id = product(&l.product)?;
-        let lot = crate::codes::store::ensure_lot(
-            tx,
+        let lot = NewLot {
             product_id,
-            &l.number,
-            day(today, l.manufactured_days)?,
-            day(today, l.expires_days)?,
-        )
-        .await?;
-        lots.insert((l.product.as_str(), l.number.as_str()), lot.id);
+            number: &l.number,
+            manufactured_on: day(today, l.manufactured_days)?,
+            expires_on: day(today, l.expires_days)?,
+            status: LotStatus::Released,
+            reason: crate::lots::REGISTERED,
+        };
+        let id = crate::lots::store::register(tx, actor, actor_name, &lot)
+            .await?
+            .with_context(|| format!("lot {} of {} twice", l.number, l.product))?;
+        lots.insert((l.product.as_str(), l.number.as_str()), id);
     }
 
     for m in &stock.moves {
-        let reason = MoveReason::parse(&m.reason).with_context(|| format!("reason {}", m.reason))?;
+        let reason =
+            MoveReason::parse(&m.reason).with_context(|| format!("reason {}", m.reason))?;
         let unit_cost = m
             .unit_cost
             .as_deref()
@@ -186,7 +200,9 @@ async fn write_stock(
             currency: currency.as_deref(),
             reference: m.reference.as_deref(),
         };
-        ledger::record_move(tx, actor, &request).await.map_err(api)?;
+        ledger::record_move(tx, actor, &request)
+            .await
+            .map_err(api)?;
     }
 
     for r in &stock.reservations {
@@ -198,8 +214,16 @@ async fn write_stock(
         let lines = ledger::reserve(tx, id, product_id, name, location_id, quantity)
             .await
             .map_err(api)?;
-        store::insert_reservation(tx, id, product_id, location_id, quantity, &r.reference, Some(by))
-            .await?;
+        store::insert_reservation(
+            tx,
+            id,
+            product_id,
+            location_id,
+            quantity,
+            &r.reference,
+            Some(by),
+        )
+        .await?;
         for line in &lines {
             store::insert_reservation_line(tx, id, line.location_id, line.lot_id, line.quantity)
                 .await?;
@@ -228,7 +252,11 @@ async fn write_stock(
         let location_id = location(&rule.location)?;
         let min = QuantityOrZero::parse("min", &rule.min).map_err(api)?;
         let max = QuantityOrZero::parse("max", &rule.max).map_err(api)?;
-        anyhow::ensure!(min <= max, "reorder rule of {}: min above max", rule.product);
+        anyhow::ensure!(
+            min <= max,
+            "reorder rule of {}: min above max",
+            rule.product
+        );
         store::upsert_rule(tx, product_id, location_id, min, max, Some(by)).await?;
         audit::record_own_tenant(
             tx,

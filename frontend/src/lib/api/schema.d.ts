@@ -1387,6 +1387,214 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's locations (a tree: each after its parent, with
+         *     its path).
+         */
+        get: operations["listLocations"];
+        put?: never;
+        /**
+         * Adds a location (admins and managers). Its code is unique in the
+         *     organisation whatever its case (409 `duplicate_code`); its parent must
+         *     be one of the organisation's locations.
+         */
+        post: operations["createLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stock-moves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ledger, newest first, 100 moves a page: of one product, one lot,
+         *     moves from or to one location, made from one day to another (UTC,
+         *     both included). `cursor` is the `next_cursor` of the page before.
+         */
+        get: operations["listStockMoves"];
+        put?: never;
+        /**
+         * Records a move of stock (workers, managers, admins) and changes the
+         *     balances in the same transaction: a receipt (no `from_location_id`;
+         *     `unit_cost` and `currency` required), a transfer, or stock leaving
+         *     (no `to_location_id`). Refused with 409 `insufficient_stock` when
+         *     less is available (on hand less reserved) than it takes, and 409
+         *     `lot_not_available` when the lot is not released (or expired) and
+         *     the stock does not go into a quarantine or scrap location. Moves are
+         *     never changed: a mistake is corrected by the reverse move.
+         * @description With an `Idempotency-Key` header, a retry with the same key answers
+         *     the first move without moving again (also while the first is still
+         *     in flight); the same key with another request is refused with 409
+         *     `idempotency_key_reused`. Refused requests are not kept: a retry of
+         *     one is tried again.
+         */
+        post: operations["createStockMove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The stock on hand by product, location and lot (at most 5000 rows),
+         *     with each lot's status and expiry: read from the balances, never by
+         *     adding up the ledger.
+         */
+        get: operations["listStock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stock/valuation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The value of the stock on hand per product, FIFO by receipt, per
+         *     currency (amounts in different currencies are never added).
+         */
+        get: operations["getStockValuation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stock-reservations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reservations, newest first (at most 500): of one product, and
+         *     only the active ones unless `include_released` is true.
+         */
+        get: operations["listStockReservations"];
+        put?: never;
+        /**
+         * Reserves stock of a product (workers, managers, admins) from
+         *     released, unexpired lots outside quarantine and scrap locations,
+         *     earliest expiry first (FEFO), in `location_id` or anywhere. Answers
+         *     the lines, or 409 `insufficient_stock` and reserves nothing. Reserved
+         *     stock is not available to moves or other reservations.
+         */
+        post: operations["createStockReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stock-reservations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Releases a reservation (workers, managers, admins): its stock is
+         *     available again. 409 `already_released` when it was released before.
+         */
+        delete: operations["releaseStockReservation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reorder-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's reorder rules, by product name. */
+        get: operations["listReorderRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reorder-rules/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Sets a product's reorder rule (admins and managers): one per
+         *     product, replaced by the next. `min_quantity` at most
+         *     `max_quantity`.
+         */
+        put: operations["setReorderRule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/replenishment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The products whose available stock (usable on hand less reserved)
+         *     at their rule's location and below it is under the rule's minimum,
+         *     with `suggested_quantity = max_quantity - (on_hand - reserved)`.
+         */
+        get: operations["getReplenishment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/lots": {
         parameters: {
             query?: never;
@@ -2262,6 +2470,17 @@ export interface components {
             skuid: string;
             gtin: string;
         };
+        /**
+         * CurrencyValue
+         * @description Part of a product's stock valued in one currency.
+         */
+        CurrencyValue: {
+            currency: string;
+            /** @description The quantity valued at receipts in this currency. */
+            quantity: string;
+            /** @description Its value, a decimal string. */
+            value: string;
+        };
         /** DateAttribute */
         DateAttribute: {
             name: string;
@@ -2595,6 +2814,37 @@ export interface components {
         LabelTemplateList: {
             templates: components["schemas"]["LabelTemplate"][];
         };
+        /**
+         * Location
+         * @description A place stock is kept: a warehouse, a zone or bin in it, or a
+         *     quarantine or scrap area. Locations form a tree.
+         */
+        Location: {
+            /** Format: uuid */
+            id: string;
+            /** @description Unique in the organisation, whatever its case (`WH1/A-03`). */
+            code: string;
+            name: string;
+            kind: components["schemas"]["LocationKind"];
+            /** Format: uuid */
+            parent_id?: string;
+            /** @description The codes from the root down to it, `WH1 / A / 03`. */
+            path: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @description What kind of place a location is.
+         * @enum {string}
+         */
+        LocationKind: "warehouse" | "zone" | "bin" | "quarantine" | "scrap";
+        /**
+         * LocationList
+         * @description The organisation's locations, each after its parent.
+         */
+        LocationList: {
+            locations: components["schemas"]["Location"][];
+        };
         /** LoginRequest */
         LoginRequest: {
             email: string;
@@ -2790,6 +3040,11 @@ export interface components {
             name: string;
             enabled: boolean;
         };
+        /**
+         * @description Why stock moved.
+         * @enum {string}
+         */
+        MoveReason: "receipt" | "transfer" | "adjustment" | "consumption" | "shipment" | "scrap" | "return";
         /** NewCodeJob */
         NewCodeJob: {
             /**
@@ -2822,6 +3077,22 @@ export interface components {
         NewLabelTemplate: {
             name: string;
             design: components["schemas"]["Design"];
+        };
+        /** NewLocation */
+        NewLocation: {
+            /**
+             * @description 1 to 40 letters, digits, `.`, `_`, `/` or `-`, starting with a letter
+             *     or digit; unique in the organisation whatever its case.
+             */
+            code: string;
+            /** @description 1 to 200 characters. */
+            name: string;
+            kind: components["schemas"]["LocationKind"];
+            /**
+             * Format: uuid
+             * @description The location it is part of (a zone's warehouse, a bin's zone).
+             */
+            parent_id?: string;
         };
         /**
          * NewLot
@@ -2873,6 +3144,58 @@ export interface components {
             requires_inspection?: boolean;
             /** @description The unit its quantities are counted in (default `each`). */
             unit?: string;
+        };
+        /** NewReservation */
+        NewReservation: {
+            /** Format: uuid */
+            product_id: string;
+            /** @description More than 0, at most 3 decimal places, as a string. */
+            quantity: string;
+            /**
+             * Format: uuid
+             * @description Reserve from this location only; leave it out for anywhere.
+             */
+            location_id?: string;
+            /** @description What it is for (an order number), 1 to 200 characters. */
+            reference: string;
+        };
+        /** NewStockMove */
+        NewStockMove: {
+            /** Format: uuid */
+            product_id: string;
+            /**
+             * Format: uuid
+             * @description A lot of the product.
+             */
+            lot_id: string;
+            /** @description More than 0, at most 3 decimal places, as a string: `"12"`, `"2.5"`. */
+            quantity: string;
+            /**
+             * Format: uuid
+             * @description Where the stock comes from; leave it out for a receipt.
+             */
+            from_location_id?: string;
+            /**
+             * Format: uuid
+             * @description Where the stock goes; leave it out when it leaves the stock
+             *     (consumption, shipment). At least one of the two is given, and they
+             *     differ.
+             */
+            to_location_id?: string;
+            /** @description `receipt` has no `from_location_id`; `transfer` has both. */
+            reason: components["schemas"]["MoveReason"] & unknown;
+            /**
+             * @description Required for a receipt (no `from_location_id`), refused otherwise:
+             *     0 or more, at most 6 decimal places, as a string (`"12.50"`).
+             */
+            unit_cost?: string;
+            /**
+             * @description Required for a receipt: ISO 4217, e.g. `EUR`.
+             * @enum {string}
+             */
+            currency?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XCG" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XUA" | "YER" | "ZAR" | "ZMW" | "ZWG";
+            /** @description A note of what it was for (an order number), 1 to 200 characters. */
+            reference?: string;
         };
         /** NewTenant */
         NewTenant: {
@@ -3357,6 +3680,24 @@ export interface components {
             scans: number;
         };
         /**
+         * ProductValuation
+         * @description A product's stock on hand and its value.
+         */
+        ProductValuation: {
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** @description On hand outside scrap locations. */
+            on_hand: string;
+            /** @description Per currency of the receipts that value it: never added together. */
+            values: components["schemas"]["CurrencyValue"][];
+            /**
+             * @description On hand not covered by a receipt (none when every unit came in
+             *     through one).
+             */
+            unvalued_quantity: string;
+        };
+        /**
          * Profile
          * @description The signed-in user's own profile.
          */
@@ -3474,6 +3815,42 @@ export interface components {
              */
             user_id: string;
         };
+        /**
+         * ReorderRule
+         * @description A product's reorder rule: keep its usable stock at `location_id` (and
+         *     below it) between the minimum and the maximum.
+         */
+        ReorderRule: {
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** Format: uuid */
+            location_id: string;
+            location_code: string;
+            min_quantity: string;
+            max_quantity: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** ReorderRuleChange */
+        ReorderRuleChange: {
+            /**
+             * Format: uuid
+             * @description The location (with every location below it) whose stock counts.
+             */
+            location_id: string;
+            /** @description 0 or more, at most 3 decimal places, as a string. */
+            min_quantity: string;
+            /** @description At least `min_quantity`. */
+            max_quantity: string;
+        };
+        /**
+         * ReorderRuleList
+         * @description The organisation's reorder rules, by product name.
+         */
+        ReorderRuleList: {
+            rules: components["schemas"]["ReorderRule"][];
+        };
         /** @description The fields whose visibility differs from their section's: each one named here is public or restricted whatever the section's `visibility` says. A name that is no field of the section is refused (400). */
         RepairFieldVisibility: {
             instructions?: components["schemas"]["Visibility"];
@@ -3488,6 +3865,94 @@ export interface components {
             /** @description E.g. "Spare parts for 7 years after the last unit is sold". */
             spare_parts_availability?: string;
         };
+        /**
+         * Replenishment
+         * @description The products whose available stock (on hand less reserved) is below
+         *     their rule's minimum.
+         */
+        Replenishment: {
+            lines: components["schemas"]["ReplenishmentLine"][];
+        };
+        /**
+         * ReplenishmentLine
+         * @description A product below its minimum, and how much to order.
+         */
+        ReplenishmentLine: {
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** Format: uuid */
+            location_id: string;
+            location_code: string;
+            min_quantity: string;
+            max_quantity: string;
+            /**
+             * @description Usable stock on hand at the location and below it: released,
+             *     unexpired lots outside quarantine and scrap locations.
+             */
+            on_hand: string;
+            /** @description Of that, reserved. */
+            reserved: string;
+            /**
+             * @description `max_quantity - (on_hand - reserved)`: what tops the available stock
+             *     up to the maximum.
+             */
+            suggested_quantity: string;
+        };
+        /**
+         * Reservation
+         * @description Stock promised: not available to moves or other reservations until
+         *     released.
+         */
+        Reservation: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /**
+             * Format: uuid
+             * @description The location asked for; absent when reserved anywhere.
+             */
+            location_id?: string;
+            quantity: string;
+            reference: string;
+            status: components["schemas"]["ReservationStatus"];
+            /** @description Earliest expiry first. */
+            lines: components["schemas"]["ReservationLine"][];
+            /** Format: uuid */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            released_at?: string;
+        };
+        /**
+         * ReservationLine
+         * @description Stock a reservation holds of one lot at one location.
+         */
+        ReservationLine: {
+            /** Format: uuid */
+            location_id: string;
+            /** Format: uuid */
+            lot_id: string;
+            lot_number: string;
+            /** Format: date */
+            expires_on?: string;
+            quantity: string;
+        };
+        /**
+         * ReservationList
+         * @description The reservations, newest first (at most 500).
+         */
+        ReservationList: {
+            reservations: components["schemas"]["Reservation"][];
+        };
+        /**
+         * @description Whether a reservation still holds its stock.
+         * @enum {string}
+         */
+        ReservationStatus: "active" | "released";
         /**
          * ResetPassword
          * @description `{"action": "resetorguserpassword", "email", "new_password"}`
@@ -3849,6 +4314,90 @@ export interface components {
          */
         StepKind: "packing" | "shipping" | "receiving";
         /**
+         * StockList
+         * @description The stock on hand, by product, location and lot (rows with nothing on
+         *     hand are left out).
+         */
+        StockList: {
+            stock: components["schemas"]["StockRowOut"][];
+            /** @description More rows exist than listed: narrow the filters. */
+            more: boolean;
+        };
+        /**
+         * StockMove
+         * @description A move of stock: the ledger's row, never changed afterwards.
+         */
+        StockMove: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            /** Format: uuid */
+            lot_id: string;
+            lot_number: string;
+            /** @description A decimal string (`"12"`, `"2.5"`). */
+            quantity: string;
+            /**
+             * Format: uuid
+             * @description Where it came from; none for a receipt.
+             */
+            from_location_id?: string;
+            /**
+             * Format: uuid
+             * @description Where it went; none when it left the stock.
+             */
+            to_location_id?: string;
+            reason: components["schemas"]["MoveReason"];
+            /** @description A receipt's unit cost, a decimal string (`"12.50"`). */
+            unit_cost?: string;
+            /** @description A receipt's currency (ISO 4217). */
+            currency?: string;
+            reference?: string;
+            /**
+             * Format: uuid
+             * @description The account that recorded it.
+             */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * StockMovePage
+         * @description One page of the ledger, newest first.
+         */
+        StockMovePage: {
+            moves: components["schemas"]["StockMove"][];
+            /** @description Pass it as `cursor` for the next (older) page; absent on the last. */
+            next_cursor?: string;
+        };
+        /**
+         * StockRowOut
+         * @description Stock of one lot of a product at one location.
+         */
+        StockRowOut: {
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** Format: uuid */
+            location_id: string;
+            location_code: string;
+            /** Format: uuid */
+            lot_id: string;
+            lot_number: string;
+            /** Format: date */
+            expires_on?: string;
+            /** @description Its expiry date has passed. */
+            expired: boolean;
+            lot_status: components["schemas"]["LotStatus"];
+            /**
+             * @description Decimal strings: on hand, reserved, and available (on hand less
+             *     reserved).
+             */
+            on_hand: string;
+            reserved: string;
+            available: string;
+        };
+        /**
          * Substance
          * @description A substance of concern in the product.
          */
@@ -4042,6 +4591,15 @@ export interface components {
             new_consumers: number;
             /** Format: int64 */
             returning_consumers: number;
+        };
+        /**
+         * Valuation
+         * @description The value of the stock on hand per product, FIFO by receipt: the stock
+         *     on hand is what came in last, so its quantity is valued at the newest
+         *     receipts' unit costs.
+         */
+        Valuation: {
+            products: components["schemas"]["ProductValuation"][];
         };
         /**
          * @description What the resolver says of a code.
@@ -10682,6 +11240,918 @@ export interface operations {
              *     the same answer as an unknown one.
              */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listLocations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisation's locations, each after its parent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["LocationList"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["NewLocation"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Location"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listStockMoves: {
+        parameters: {
+            query?: {
+                product_id?: string;
+                lot_id?: string;
+                /** @description Moves from or to this location. */
+                location_id?: string;
+                from?: string;
+                to?: string;
+                cursor?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the ledger, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["StockMovePage"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createStockMove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any text of 1 to 255 printable ASCII characters (a UUID):
+                 *     the same key answers the first result.
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["NewStockMove"];
+            };
+        };
+        responses: {
+            /**
+             * @description Recorded (or, for a retry with the same `Idempotency-Key`, the move
+             *     the first request recorded).
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["StockMove"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listStock: {
+        parameters: {
+            query?: {
+                product_id?: string;
+                location_id?: string;
+                lot_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The stock on hand, by product, location and lot (rows with nothing on
+             *     hand are left out).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["StockList"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getStockValuation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The value of the stock on hand per product, FIFO by receipt: the stock
+             *     on hand is what came in last, so its quantity is valued at the newest
+             *     receipts' unit costs.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Valuation"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listStockReservations: {
+        parameters: {
+            query?: {
+                product_id?: string;
+                include_released?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservations, newest first (at most 500). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ReservationList"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createStockReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["NewReservation"];
+            };
+        };
+        responses: {
+            /** @description Reserved: the lines, earliest expiry first. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Reservation"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    releaseStockReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description Stock promised: not available to moves or other reservations until
+             *     released.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Reservation"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listReorderRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisation's reorder rules, by product name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ReorderRuleList"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setReorderRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                product_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["ReorderRuleChange"];
+            };
+        };
+        responses: {
+            /**
+             * @description A product's reorder rule: keep its usable stock at `location_id` (and
+             *     below it) between the minimum and the maximum.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ReorderRule"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReplenishment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The products whose available stock (on hand less reserved) is below
+             *     their rule's minimum.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Replenishment"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

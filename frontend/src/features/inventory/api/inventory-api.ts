@@ -3,8 +3,8 @@ import type { operations } from '@/lib/api/schema';
 import type { RequestBody, ResponseBody } from '@/lib/api/types';
 
 /*
- * The inventory API (issue 22, `backend/src/inventory`) and the reads of
- * other domains the inventory pages name things by (products, lots). Every
+ * The inventory API (issue 22, `backend/src/inventory`), and what the pages
+ * need of the products and of the lot register (`backend/src/lots`). Every
  * shape is looked up from the generated contract.
  */
 
@@ -146,22 +146,19 @@ export async function fetchValuation(): Promise<ApiResult<ValuationRow[]>> {
   return result.ok ? { ok: true, data: result.data.products } : result;
 }
 
-// PROVISIONAL until the lot register's API (`i22-lots`) is merged: then
-// `Lot`, `NewLot`, `fetchLots` and `createLot` use the generated contract.
-export interface Lot {
-  id: string;
-  product_id: string;
-  number: string;
-  manufactured_on?: string;
-  expires_on?: string;
-  status: string;
+export type Lot = ResponseBody<'/api/lots', 'post', 201>;
+export type NewLot = RequestBody<'/api/lots', 'post'>;
+
+/** The product's lots (the lot register's, newest first). */
+export async function fetchLots(productId: string): Promise<ApiResult<Lot[]>> {
+  const result = await callApi(
+    (api) => api.GET('/api/lots', { params: { query: { product_id: productId } } }),
+    'The lots could not be loaded.',
+  );
+  return result.ok ? { ok: true, data: result.data.lots } : result;
 }
-export interface NewLot {
-  product_id: string;
-  number: string;
-  manufactured_on?: string;
-  expires_on?: string;
+
+/** Registers a lot of a product (admins and managers). */
+export function createLot(body: NewLot): Promise<ApiResult<Lot>> {
+  return callApi((api) => api.POST('/api/lots', { body }), 'The lot could not be registered.');
 }
-declare function pending<T>(): Promise<ApiResult<T>>;
-export const fetchLots = (_productId?: string): Promise<ApiResult<Lot[]>> => pending();
-export const createLot = (_b: NewLot): Promise<ApiResult<Lot>> => pending();
