@@ -17,6 +17,7 @@ mod docs;
 mod epcis;
 mod headers;
 mod input;
+mod inventory;
 mod isolation;
 mod labels;
 mod limits;
