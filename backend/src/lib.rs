@@ -24,7 +24,8 @@
 //! `auth` (sign-in, sessions), `batch_updates` (Schedule H2 batch data
 //! assigned to codes by file or form), `codes` (serialized codes: jobs,
 //! downloads), `companies` (a client's companies by CIN and their overview), `epcis` (EPCIS 2.0 events: capture, export, the product journey and
-//! traceability), `labels` (templates, previews, print jobs), `organisation`, `passports`
+//! traceability), `labels` (templates, previews, print jobs), `lots` (the one lot
+//! register and its status history), `organisation`, `passports`
 //! (digital product passports and their versions), `products`,
 //! `reviews` (consumers' reviews from the scan page), `scans` (the public resolver, scan
 //! records and analytics), `tenants`

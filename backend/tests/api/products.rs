@@ -682,3 +682,77 @@ async fn the_sample_code_is_the_first_code_of_the_first_finished_job() {
     assert_eq!(got["sample_qr_id"], sample.as_str());
     assert!(sample.contains("/10/S-1/21/"), "{sample}");
 }
+
+/// Issue 22: whether a product's lots need inspection, and the unit its
+/// quantities are counted in, set on creation and changed later.
+#[tokio::test]
+async fn requires_inspection_and_unit_are_set_and_changed() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+
+    // Defaults: no inspection, counted in `each`.
+    let (status, plain) = create(&admin, "PLAIN", &gtin()).await;
+    assert_eq!(status, StatusCode::CREATED, "{plain}");
+    assert_eq!(plain["requires_inspection"], false);
+    assert_eq!(plain["unit"], "each");
+
+    let (status, serum) = admin
+        .post(
+            "/api/products",
+            json!({"product_name": "Serum", "skuid": "SERUM", "gtin": gtin(),
+                   "requires_inspection": true, "unit": "ml"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{serum}");
+    assert_eq!(serum["requires_inspection"], true);
+    assert_eq!(serum["unit"], "ml");
+
+    let path = format!("/api/products/{}", plain["id"].as_str().unwrap());
+    let (status, changed) = admin
+        .patch(&path, json!({"requires_inspection": true, "unit": "kg"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{changed}");
+    assert_eq!(changed["requires_inspection"], true);
+    assert_eq!(changed["unit"], "kg");
+    // Left out, they keep their values.
+    let (_, same) = admin.patch(&path, json!({"product_name": "Plain"})).await;
+    assert_eq!(same["requires_inspection"], true);
+    assert_eq!(same["unit"], "kg");
+    let (_, listed) = admin.get("/api/product-handler?action=allproducts").await;
+    assert!(
+        listed["products"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["id"] == plain["id"] && p["unit"] == "kg"),
+        "{listed}"
+    );
+
+    // Bad units and non-boolean flags change nothing.
+    for body in [
+        json!({"unit": "KG"}),
+        json!({"unit": ""}),
+        json!({"unit": "1kg"}),
+        json!({"unit": "kilograms_of_stuff"}),
+        json!({"unit": "k g"}),
+        json!({"requires_inspection": "yes"}),
+    ] {
+        let (status, err) = admin.patch(&path, body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {err}");
+    }
+    let (status, err) = admin
+        .post(
+            "/api/products",
+            json!({"product_name": "X", "skuid": "BADUNIT", "gtin": gtin(), "unit": "Litre"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
+    assert!(
+        err["error"].as_str().unwrap().starts_with("unit must be"),
+        "{err}"
+    );
+    let (_, still) = admin.get(&path).await;
+    assert_eq!(still["unit"], "kg");
+    assert_eq!(still["requires_inspection"], true);
+}

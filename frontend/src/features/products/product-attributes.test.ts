@@ -21,6 +21,8 @@ const valid = {
   gtin: '4006381333931',
   category: '',
   product_description: '',
+  unit: 'each',
+  requires_inspection: 'false',
 };
 
 describe('attribute rules', () => {

@@ -16,6 +16,8 @@ const valid: ProductFormValues = {
   gtin: '4006381333931',
   category: '',
   product_description: '',
+  unit: 'each',
+  requires_inspection: 'false',
 };
 
 describe('validateProductForm', () => {
@@ -116,6 +118,35 @@ describe('request bodies', () => {
   });
 });
 
+describe('unit and inspection', () => {
+  it('defaults to each, no inspection, and sends them only when set', () => {
+    expect(emptyProductForm()).toMatchObject({ unit: 'each', requires_inspection: 'false' });
+    expect(newProductBody(valid)).not.toHaveProperty('unit');
+    expect(newProductBody(valid)).not.toHaveProperty('requires_inspection');
+    expect(newProductBody({ ...valid, unit: ' kg ', requires_inspection: 'true' })).toMatchObject({
+      unit: 'kg',
+      requires_inspection: true,
+    });
+  });
+
+  it('checks the unit as the server does', () => {
+    for (const ok of ['each', 'kg', 'ml', 'box_of_10', 'a'.repeat(16)])
+      expect(validateProductForm({ ...valid, unit: ok }).unit, ok).toBeUndefined();
+    for (const bad of ['', 'KG', '1kg', 'k g', 'a'.repeat(17), 'kg-2'])
+      expect(validateProductForm({ ...valid, unit: bad }).unit, bad).toBeTruthy();
+  });
+
+  it('sends the flag and the unit when editing only when they change', () => {
+    const original = product({ id: 'p', unit: 'kg', requires_inspection: true });
+    const values = productFormValues(original);
+    expect(values).toMatchObject({ unit: 'kg', requires_inspection: 'true' });
+    expect(productChangeBody(original, values)).toEqual({});
+    expect(
+      productChangeBody(original, { ...values, unit: 'g', requires_inspection: 'false' }),
+    ).toEqual({ unit: 'g', requires_inspection: false });
+  });
+});
+
 describe('fieldOfServerMessage', () => {
   it.each([
     ["gtin has a wrong check digit: check the number on the product's barcode.", 'gtin'],
@@ -124,6 +155,7 @@ describe('fieldOfServerMessage', () => {
     ['product_name is required (200 characters at most).', 'product_name'],
     ['category must be 1 to 100 characters (leave it out for none).', 'category'],
     ['product_description is too long (5000 characters at most).', 'product_description'],
+    ['unit must be 1 to 16 characters: a lower-case letter, then …', 'unit'],
     ["You have reached your plan's limit of products.", null],
   ])('%s -> %s', (message, field) => {
     expect(fieldOfServerMessage(message)).toBe(field);

@@ -6,7 +6,9 @@ import { sameAttributes, type Attribute } from './product-attributes';
 /**
  * The product form's rules, the same as the server's (`backend/src/products`):
  * name 1–200 characters once trimmed, skuid by its pattern, GTIN with its
- * check digit, category optional 1–100, description at most 5000.
+ * check digit, category optional 1–100, description at most 5000, unit of
+ * measure by its pattern. `requires_inspection` is `'true'` or `'false'`
+ * (every form value is text).
  */
 
 export type ProductFormValues = {
@@ -15,18 +17,25 @@ export type ProductFormValues = {
   gtin: string;
   category: string;
   product_description: string;
+  unit: string;
+  requires_inspection: string;
 };
 
 export const NAME_MAX = 200;
 export const CATEGORY_MAX = 100;
 export const DESCRIPTION_MAX = 5000;
 export const SKUID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,63}$/;
+/** The unit of measure (server `products::Unit`, the table's CHECK). */
+export const UNIT_PATTERN = /^[a-z][a-z0-9_]{0,15}$/;
+export const DEFAULT_UNIT = 'each';
 
 export const productFormHints = {
   skuid: "Up to 64 letters, digits, '.', '_', '/' or '-', starting with a letter or digit.",
   gtin: 'The 8, 12, 13 or 14 digits under the barcode.',
   category: `Optional, up to ${CATEGORY_MAX} characters.`,
   description: `Optional, up to ${DESCRIPTION_MAX.toLocaleString('en')} characters.`,
+  unit: 'What its quantities are counted in: each, kg, g, l, ml, m… (lower-case letters, digits or _).',
+  requiresInspection: 'Its new lots wait in quarantine until QA releases them.',
 } as const;
 
 /** Characters as people count them (code points, as the server does). */
@@ -42,7 +51,15 @@ function hasControlBesidesLineBreaks(text: string): boolean {
 }
 
 export function emptyProductForm(): ProductFormValues {
-  return { product_name: '', skuid: '', gtin: '', category: '', product_description: '' };
+  return {
+    product_name: '',
+    skuid: '',
+    gtin: '',
+    category: '',
+    product_description: '',
+    unit: DEFAULT_UNIT,
+    requires_inspection: 'false',
+  };
 }
 
 export function productFormValues(product: Product): ProductFormValues {
@@ -52,6 +69,8 @@ export function productFormValues(product: Product): ProductFormValues {
     gtin: product.gtin,
     category: product.category,
     product_description: product.product_description,
+    unit: product.unit,
+    requires_inspection: String(product.requires_inspection),
   };
 }
 
@@ -98,6 +117,12 @@ export function validateProductForm(
   else if (hasControlBesidesLineBreaks(description))
     errors.product_description = 'Remove control characters (line breaks and tabs are fine).';
 
+  const unit = values.unit.trim();
+  if (!unit) errors.unit = 'Enter the unit (each, kg, l, m…).';
+  else if (!UNIT_PATTERN.test(unit))
+    errors.unit =
+      'Use up to 16 lower-case letters, digits or _, starting with a letter (each, kg, ml).';
+
   return errors;
 }
 
@@ -108,6 +133,7 @@ export function newProductBody(
 ): NewProduct {
   const category = values.category.trim();
   const description = values.product_description;
+  const unit = values.unit.trim();
   return {
     product_name: values.product_name.trim(),
     skuid: values.skuid.trim(),
@@ -115,6 +141,8 @@ export function newProductBody(
     ...(category ? { category } : {}),
     ...(description.trim() ? { product_description: description } : {}),
     ...(attributes.length > 0 ? { attributes: [...attributes] } : {}),
+    ...(values.requires_inspection === 'true' ? { requires_inspection: true } : {}),
+    ...(unit && unit !== DEFAULT_UNIT ? { unit } : {}),
   };
 }
 
@@ -144,6 +172,10 @@ export function productChangeBody(
   if (values.product_description !== original.product_description)
     change.product_description = values.product_description;
   if (!sameAttributes(attributes, original.attributes)) change.attributes = [...attributes];
+  const inspection = values.requires_inspection === 'true';
+  if (inspection !== original.requires_inspection) change.requires_inspection = inspection;
+  const unit = values.unit.trim();
+  if (unit !== original.unit) change.unit = unit;
   return change;
 }
 
@@ -187,5 +219,6 @@ export function fieldOfServerMessage(message: string): keyof ProductFormValues |
   if (/\bcategory\b/.test(text)) return 'category';
   if (/\bskuid\b/.test(text)) return 'skuid';
   if (/\bgtin\b/.test(text)) return 'gtin';
+  if (/\bunit\b/.test(text)) return 'unit';
   return null;
 }

@@ -12,6 +12,8 @@ export function product(overrides: Partial<Product> & { id: string }): Product {
     metadata: {},
     attributes: [],
     product_description: '',
+    requires_inspection: false,
+    unit: 'each',
     created_at: '2025-01-01T00:00:00Z',
     updated_at: '2025-01-01T00:00:00Z',
     ...overrides,

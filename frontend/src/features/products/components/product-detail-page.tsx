@@ -33,6 +33,10 @@ function ProductDetails({ product }: { product: Product }) {
       <dd>{product.category || none}</dd>
       <dt>Description</dt>
       <dd className="pre-wrap">{product.product_description || none}</dd>
+      <dt>Unit of measure</dt>
+      <dd>{product.unit}</dd>
+      <dt>Requires inspection</dt>
+      <dd>{product.requires_inspection ? 'Yes: new lots wait in quarantine' : 'No'}</dd>
       <dt>Metadata</dt>
       <dd>
         {hasMetadata(product.metadata) ? (

@@ -188,6 +188,37 @@ describe('Edit product', () => {
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/products/p-9'));
   });
 
+  it('changes the unit and the inspection flag', async () => {
+    const { user, calls } = renderEdit({
+      'PATCH /api/products/p-9': () =>
+        json(200, { ...saved, unit: 'l', requires_inspection: true }),
+    });
+    const unit = await screen.findByLabelText('Unit of measure');
+    expect(unit).toHaveValue('each');
+    const inspection = screen.getByRole('checkbox', { name: 'Requires inspection' });
+    expect(inspection).not.toBeChecked();
+    await user.clear(unit);
+    await user.type(unit, 'l');
+    await user.click(inspection);
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Product updated.')).toBeInTheDocument();
+    expect(posts(calls)[0]!.body).toEqual({ unit: 'l', requires_inspection: true });
+  });
+
+  it('refuses a unit the server would refuse, sending nothing', async () => {
+    const { user, calls } = renderEdit({});
+    const unit = await screen.findByLabelText('Unit of measure');
+    await user.clear(unit);
+    await user.type(unit, 'Litres');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(
+      await screen.findByText(
+        'Use up to 16 lower-case letters, digits or _, starting with a letter (each, kg, ml).',
+      ),
+    ).toBeInTheDocument();
+    expect(posts(calls)).toEqual([]);
+  });
+
   it('sends a worker to /unauthorized', async () => {
     renderEdit(
       {},

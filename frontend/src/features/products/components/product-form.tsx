@@ -170,6 +170,34 @@ export function ProductForm({
         hint={productFormHints.description}
         {...fieldProps('product_description')}
       />
+      <div className="form-grid">
+        <TextField
+          label="Unit of measure"
+          name="unit"
+          autoComplete="off"
+          spellCheck={false}
+          hint={productFormHints.unit}
+          {...fieldProps('unit')}
+          required
+        />
+        <div className="field">
+          <label className="check">
+            <input
+              type="checkbox"
+              name="requires_inspection"
+              checked={form.values.requires_inspection === 'true'}
+              aria-describedby="requires-inspection-hint"
+              onChange={(event) =>
+                form.choice('requires_inspection').onChange(String(event.target.checked))
+              }
+            />
+            Requires inspection
+          </label>
+          <span className="field__hint" id="requires-inspection-hint">
+            {productFormHints.requiresInspection}
+          </span>
+        </div>
+      </div>
       <AttributesEditor
         rows={attributes}
         errors={attributeErrors}

@@ -391,6 +391,8 @@ describe('Most scanned codes', () => {
             metadata: {},
             attributes: [],
             product_description: '',
+            requires_inspection: false,
+            unit: 'each',
             created_at: '2025-01-01T00:00:00Z',
             updated_at: '2025-01-01T00:00:00Z',
           },
