@@ -2,6 +2,7 @@ import { expect, test, type Browser, type Locator, type Page } from '@playwright
 import {
   createProductViaApi,
   csrfToken,
+  demo,
   newBrand,
   screenshot,
   seriousViolations,
@@ -107,6 +108,8 @@ test('a brand keeps its stock: locations, lots, receipts, a transfer, a refused 
   browser,
   page,
 }, testInfo) => {
+  // A whole working day of the page, through its forms: longer than one page's test.
+  test.setTimeout(180_000);
   const { product } = await newBrandWithProduct(browser, page);
   await page.goto('/inventory');
   await expect(page.getByRole('heading', { level: 1, name: 'Inventory' })).toBeVisible();
@@ -251,6 +254,49 @@ test('a retried move with the same Idempotency-Key moves once', async ({ browser
   await expect(stock.getByRole('row').filter({ hasText: 'IDEM-1' })).toContainText('3');
   const ledger = page.getByRole('table', { name: 'Stock moves, newest first' });
   await expect(ledger.getByRole('row')).toHaveCount(2);
+});
+
+test('the demo brand acme has stock: a worker sees it and records moves, a manager values it', async ({
+  browser,
+  page,
+}) => {
+  await signIn(page, demo.acmeWorker);
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Inventory' })
+    .click();
+  const stock = page.getByRole('table', { name: 'Stock by product, location and lot' });
+  await expect(stock.getByRole('row').filter({ hasText: 'TEA-2511' })).toContainText(
+    'Expires in 20 days',
+  );
+  await expect(stock.getByRole('row').filter({ hasText: 'COF-2509' })).toContainText(
+    /Expired 3 days ago/,
+  );
+  await expect(page.getByRole('table', { name: 'Active reservations' })).toContainText('SO-2002');
+  await expect(
+    page.getByRole('table', { name: 'Products below their minimum' }).getByRole('row', {
+      name: /Wildflower honey/,
+    }),
+  ).toContainText('76');
+  await expect(page.getByRole('form', { name: 'Record a move' })).toBeVisible();
+  await expect(page.getByRole('form', { name: 'Add a location' })).toHaveCount(0);
+  await expect(page.getByRole('form', { name: 'Set a reorder rule' })).toHaveCount(0);
+  // The valuation is the managers' (and admins') page.
+  await expect(page.getByRole('link', { name: 'Stock valuation' })).toHaveCount(0);
+
+  const context = await browser.newContext();
+  const manager = await context.newPage();
+  await signIn(manager, demo.acmeManager);
+  await manager.goto('/erp/inventory');
+  const value = manager.getByRole('table', { name: 'Value on hand per product and currency' });
+  await expect(value.getByRole('row').filter({ hasText: 'Sencha green tea' })).toContainText(
+    '450.00',
+  );
+  await expect(value.getByRole('row').filter({ hasText: 'Arabica coffee' })).toContainText(
+    '418.00',
+  );
+  await expect(manager.getByText('Total in EUR').locator('..')).toContainText('966.40');
+  await context.close();
 });
 
 test.describe('at 390 px', () => {
