@@ -68,6 +68,7 @@ Environment (set by scripts/schemathesis.sh):
   BRANDOPS_SPARE_SESSIONS  how many spare sessions to sign in (default 40)
 """
 
+from decimal import Decimal, InvalidOperation
 import os
 import re
 import sys
@@ -319,9 +320,46 @@ def valid_cin(cin):
     return cin[:8] + str(date.today().year) + cin[12:]
 
 
+def valid_move(body):
+    """A stock move (inventory::api) as its cross-field rules want it: from
+    or to (or both, different), a receipt (no from) with unit_cost and
+    currency, nothing else with them, a transfer with both ends."""
+    body = dict(body)
+    if body.get("from_location_id") is None and body.get("to_location_id") is None:
+        body["to_location_id"] = body.get("lot_id")
+    if body.get("from_location_id") is not None and body.get("from_location_id") == body.get("to_location_id"):
+        body.pop("from_location_id")
+    if body.get("from_location_id") is None:
+        body.setdefault("unit_cost", "1.00")
+        body.setdefault("currency", "EUR")
+        if body.get("reason") == "transfer":
+            body["reason"] = "receipt"
+    else:
+        body.pop("unit_cost", None)
+        body.pop("currency", None)
+        if body.get("reason") == "receipt" or (body.get("reason") == "transfer" and body.get("to_location_id") is None):
+            body["reason"] = "adjustment"
+    return body
+
+
+def ordered_min_max(body):
+    """A reorder rule's minimum at most its maximum (inventory::api)."""
+    try:
+        low, high = Decimal(body["min_quantity"]), Decimal(body["max_quantity"])
+    except (InvalidOperation, TypeError, ValueError):
+        return body
+    if low > high:
+        body = {**body, "min_quantity": body["max_quantity"], "max_quantity": body["min_quantity"]}
+    return body
+
+
 def mapped(body):
     if not isinstance(body, dict):
         return body
+    if "lot_id" in body and "reason" in body:
+        body = valid_move(body)
+    if isinstance(body.get("min_quantity"), str) and isinstance(body.get("max_quantity"), str):
+        body = ordered_min_max(body)
     if "cin" in body:
         body = {**body, "cin": valid_cin(body["cin"])}
     if "step" in body and "location" in body:

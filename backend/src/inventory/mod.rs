@@ -158,11 +158,15 @@ impl Quantity {
 
 impl TextRule for Quantity {
     fn limits(schema: &mut MetaSchema) {
-        schema.pattern = Some(QUANTITY_PATTERN.into());
+        schema.pattern = Some(POSITIVE_QUANTITY_PATTERN.into());
     }
 }
 
+/// A quantity of 0 or more (a reorder rule's minimum).
 const QUANTITY_PATTERN: &str = r"^(?:0|[1-9][0-9]{0,8})(?:\.[0-9]{1,3})?$";
+/// A quantity above 0.
+const POSITIVE_QUANTITY_PATTERN: &str =
+    r"^(?:[1-9][0-9]{0,8}(?:\.[0-9]{1,3})?|0\.(?:[1-9][0-9]{0,2}|0[1-9][0-9]?|00[1-9]))$";
 
 /// A quantity that may be 0 (a reorder rule's minimum).
 pub struct QuantityOrZero;
@@ -352,6 +356,25 @@ mod tests {
         for s in ["01", "1.2345", "-1", "1e3", "1000000000", ".5"] {
             assert!(!matches(s), "{s}");
             assert!(Quantity::parse_allowing_zero("q", s).is_err(), "{s}");
+        }
+        // Above 0: the pattern and the parser agree on every quantity with
+        // up to 3 places below 2.
+        let rule = serde_json::json!({"type": "string", "pattern": POSITIVE_QUANTITY_PATTERN});
+        let positive = jsonschema::validator_for(&rule).unwrap();
+        let mut texts = vec!["0".to_string(), "1".to_string()];
+        for places in 1..=3 {
+            for n in 0..(2 * 10_i32.pow(places)) {
+                let whole = n / 10_i32.pow(places);
+                let frac = n % 10_i32.pow(places);
+                texts.push(format!("{whole}.{frac:0width$}", width = places as usize));
+            }
+        }
+        for t in texts {
+            assert_eq!(
+                positive.is_valid(&serde_json::json!(t)),
+                Quantity::parse("q", &t).is_ok(),
+                "{t}"
+            );
         }
     }
 
