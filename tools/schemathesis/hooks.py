@@ -374,6 +374,9 @@ def mapped(body):
         body = {**body, "attributes": unique_names(body["attributes"])}
     if "lot" in body:
         body = {**body, "lot": valid_lot(body["lot"])}
+    if "product_id" in body and "number" in body:
+        # createLot: the lot's dates at the top level, in order.
+        body = valid_lot(body)
     quantity = body.get("quantity")
     if isinstance(quantity, int) and not isinstance(quantity, bool) and MOST_CODES < quantity <= 10_000_000:
         body = {**body, "quantity": MOST_CODES}
