@@ -13,6 +13,7 @@ use brandops::db::migrate::migrate_all;
 use brandops::identity::password::Passwords;
 use brandops::telemetry;
 use brandops::tenants::definition::load_demo;
+use brandops::tenants::demo_stock::seed_demo_stock;
 use brandops::tenants::seed::seed_demo_if_empty;
 use brandops::tenants::{self, FirstAccount, Onboarding, TenantKind, onboard};
 
@@ -135,6 +136,14 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 println!("Seeded the demo tenants.");
             }
             let (tenants, platform) = load_demo(&settings.tenants_dir.join("demo"))?;
+            // Their stock, on the tenants' own connections (once: a tenant with
+            // a location is left as it is).
+            let db = Db::connect(&settings).await?;
+            let stocked = seed_demo_stock(&db, &tenants).await?;
+            if stocked > 0 {
+                println!("Seeded the demo stock of {stocked} tenant(s).");
+            }
+            db.close().await;
             println!("Demo sign-ins (password: {password}):");
             for t in &tenants {
                 for a in &t.accounts {

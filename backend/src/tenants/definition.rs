@@ -26,6 +26,100 @@ pub struct TenantFile {
     /// `createCompany` checks them.
     #[serde(default)]
     pub companies: Vec<CompanyEntry>,
+    /// Demo stock (issue 22), seeded by `demo_stock` through the inventory
+    /// ledger: products, locations, lots, moves, reservations, reorder rules.
+    #[serde(default)]
+    pub stock: Option<StockEntry>,
+}
+
+/// A demo tenant's stock. Products, locations and lots are named by their
+/// SKU id, code and number; lot dates are days from the day of seeding, so
+/// the expiry warnings show whenever the demo runs.
+#[derive(Deserialize, Debug, Clone, Default)]
+#[serde(deny_unknown_fields)]
+pub struct StockEntry {
+    #[serde(default)]
+    pub products: Vec<StockProduct>,
+    #[serde(default)]
+    pub locations: Vec<StockLocation>,
+    #[serde(default)]
+    pub lots: Vec<StockLot>,
+    #[serde(default)]
+    pub moves: Vec<StockMoveEntry>,
+    #[serde(default)]
+    pub reservations: Vec<StockReservation>,
+    #[serde(default)]
+    pub reorder_rules: Vec<StockReorderRule>,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct StockProduct {
+    pub skuid: String,
+    pub name: String,
+    pub gtin: String,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct StockLocation {
+    pub code: String,
+    pub name: String,
+    pub kind: String,
+    /// The code of its parent, listed before it.
+    #[serde(default)]
+    pub parent: Option<String>,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct StockLot {
+    /// The product's SKU id.
+    pub product: String,
+    pub number: String,
+    /// Days from the seeding (negative: in the past).
+    #[serde(default)]
+    pub manufactured_days: Option<i64>,
+    #[serde(default)]
+    pub expires_days: Option<i64>,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct StockMoveEntry {
+    pub reason: String,
+    pub product: String,
+    pub lot: String,
+    pub quantity: String,
+    #[serde(default)]
+    pub from: Option<String>,
+    #[serde(default)]
+    pub to: Option<String>,
+    #[serde(default)]
+    pub unit_cost: Option<String>,
+    #[serde(default)]
+    pub currency: Option<String>,
+    #[serde(default)]
+    pub reference: Option<String>,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct StockReservation {
+    pub product: String,
+    pub quantity: String,
+    #[serde(default)]
+    pub location: Option<String>,
+    pub reference: String,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct StockReorderRule {
+    pub product: String,
+    pub location: String,
+    pub min: String,
+    pub max: String,
 }
 
 #[derive(Deserialize, Debug, Clone)]

@@ -5,10 +5,12 @@
 //!   command line and demo seed);
 //! - `api.rs`: the platform admins' operations on tenants;
 //! - `store.rs`: the SQL of `platform.tenants`;
-//! - `definition.rs` and `seed.rs`: the demo tenants of `tenants/demo/`.
+//! - `definition.rs` and `seed.rs`: the demo tenants of `tenants/demo/`;
+//!   `demo_stock.rs`: their stock (issue 22), through the inventory ledger.
 
 pub mod api;
 pub mod definition;
+pub mod demo_stock;
 pub mod onboard;
 pub mod seed;
 pub mod store;

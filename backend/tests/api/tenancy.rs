@@ -488,3 +488,76 @@ async fn the_demo_seed_onboards_every_listed_account_once() {
         assert!(h.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{h}");
     }
 }
+
+#[tokio::test]
+async fn the_demo_stock_is_written_through_the_ledger_once() {
+    use brandops::tenants::definition::load_demo;
+    use brandops::tenants::demo_stock::seed_demo_stock;
+    use brandops::tenants::seed::seed_demo_if_empty;
+
+    let app = TestApp::spawn().await;
+    let dir = repo_root().join("tenants/demo");
+    let password = "seed-password-1";
+    seed_demo_if_empty(&app.owner, &app.state.db.roles, &dir, password)
+        .await
+        .unwrap();
+    let (tenants, _) = load_demo(&dir).unwrap();
+    assert!(
+        tenants.iter().any(|t| t.stock.is_some()),
+        "acme has demo stock"
+    );
+    assert_eq!(seed_demo_stock(&app.state.db, &tenants).await.unwrap(), 1);
+    // Once: a tenant with locations is left as it is.
+    assert_eq!(seed_demo_stock(&app.state.db, &tenants).await.unwrap(), 0);
+
+    // What acme's worker reads through the API.
+    let c = app.login_with("worker@acme.test", password).await;
+    let (status, stock) = c.get("/api/stock").await;
+    assert_eq!(status, reqwest::StatusCode::OK, "{stock}");
+    let row = |lot: &str| {
+        stock["stock"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["lot_number"] == lot)
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    // TEA-2605: 120 received, 40 moved to another bin.
+    let tea = row("TEA-2605");
+    let mut on_hand: Vec<_> = tea.iter().map(|r| r["on_hand"].as_str().unwrap()).collect();
+    on_hand.sort_unstable();
+    assert_eq!(on_hand, ["40", "80"]);
+    // The reservation took the earliest expiry first: all 60 of TEA-2511.
+    assert_eq!(row("TEA-2511")[0]["reserved"], "60");
+    assert_eq!(row("COF-2509")[0]["expired"], true);
+
+    let (_, moves) = c.get("/api/stock-moves").await;
+    assert_eq!(moves["moves"].as_array().unwrap().len(), 7, "{moves}");
+    let (_, below) = c.get("/api/replenishment").await;
+    let lines = below["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 1, "{below}");
+    assert_eq!(lines[0]["product_name"], "Wildflower honey 500 g");
+    assert_eq!(lines[0]["suggested_quantity"], "76");
+    let (_, value) = c.get("/api/stock/valuation").await;
+    let tea = value["products"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["product_name"] == "Sencha green tea 100 g")
+        .cloned()
+        .unwrap();
+    assert_eq!(tea["values"][0]["value"], "450.00", "{value}");
+
+    // Every write was audited, as the first admin.
+    let audited: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM platform.audit_log
+          WHERE actor_email = 'admin@acme.test'
+            AND (action LIKE 'inventory.%' OR action = 'lot.created')",
+    )
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    // 6 locations, 5 lots, 7 moves, 1 reservation, 2 reorder rules.
+    assert_eq!(audited, 21);
+}

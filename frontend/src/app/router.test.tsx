@@ -354,21 +354,24 @@ describe('routes and guards', () => {
   });
 
   it('says an ERP module is not part of the plan instead of "not available yet"', async () => {
-    const session = { ...adminSession, allowedPaths: [...adminSession.allowedPaths, '/inventory'] };
+    const session = {
+      ...adminSession,
+      allowedPaths: [...adminSession.allowedPaths, '/procurement'],
+    };
     signInAs({ ...session, modules: ['products'] });
     mockApi({});
-    renderAt('/inventory');
+    renderAt('/procurement');
     expect(
       await screen.findByRole('heading', { name: 'This module is not part of your plan' }),
     ).toBeInTheDocument();
     expect(screen.getByTestId('not-in-plan')).toHaveTextContent(
-      'Inventory is not part of your organisation’s plan',
+      'Procurement is not part of your organisation’s plan',
     );
     expect(screen.queryByTestId('not-available')).not.toBeInTheDocument();
     cleanup();
 
     signInAs(session);
-    renderAt('/inventory');
+    renderAt('/procurement');
     expect(await screen.findByTestId('not-available')).toHaveTextContent('Not available yet');
     expect(screen.queryByTestId('not-in-plan')).not.toBeInTheDocument();
   });

@@ -58,7 +58,6 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, lazy: () => import('./routes/dashboard') },
               planned(rel(paths.erp.path), 'erp', ERP_MODULES),
-              planned(rel(paths.erpInventory.path), 'erp', 'inventory'),
               planned(rel(paths.erpFinance.path), 'invoices', 'invoices'),
               planned(rel(paths.erpDatabase.path), 'database', ERP_MODULES),
               planned(rel(paths.calendar.path), 'calendar', 'calendar'),
@@ -79,7 +78,13 @@ export const routes: RouteObject[] = [
               { path: rel(paths.profile.path), lazy: () => import('./routes/profile') },
               planned(rel(paths.procurement.path), 'procurement', 'procurement'),
               { path: rel(paths.usage.path), lazy: () => import('./routes/usage') },
-              planned(rel(paths.inventory.path), 'inventory', 'inventory'),
+              ofModule('inventory', [
+                { path: rel(paths.inventory.path), lazy: () => import('./routes/inventory') },
+                {
+                  path: rel(paths.erpInventory.path),
+                  lazy: () => import('./routes/erp-inventory'),
+                },
+              ]),
               ofModule('qa', [
                 { path: rel(paths.qaCompliance.path), lazy: () => import('./routes/quality') },
               ]),

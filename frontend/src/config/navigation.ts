@@ -28,6 +28,7 @@ import { Tuning2Icon } from '@solar-icons/react/linear/tuning-2';
 import { UploadMinimalisticIcon } from '@solar-icons/react/linear/upload-minimalistic';
 import { UserCircleIcon } from '@solar-icons/react/linear/user-circle';
 import { UsersGroupRoundedIcon } from '@solar-icons/react/linear/users-group-rounded';
+import { WalletMoneyIcon } from '@solar-icons/react/linear/wallet-money';
 import type { ComponentType } from 'react';
 import type { ModuleRequirement } from '@/lib/access/modules';
 import { paths, type ClientAreaKey } from './paths';
@@ -113,7 +114,8 @@ export const navigation: NavSection[] = [
         module: ERP_MODULES,
         planned: true,
       }),
-      item('Inventory', paths.inventory, ClipboardListIcon, { module: 'inventory', planned: true }),
+      item('Inventory', paths.inventory, ClipboardListIcon, { module: 'inventory' }),
+      item('Stock valuation', paths.erpInventory, WalletMoneyIcon, { module: 'inventory' }),
       item('Procurement', paths.procurement, CartLarge2Icon, {
         module: 'procurement',
         planned: true,

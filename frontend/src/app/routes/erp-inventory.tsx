@@ -1,0 +1,5 @@
+import { ValuationPage } from '@/features/inventory/components/valuation-page';
+
+export function Component() {
+  return <ValuationPage />;
+}
