@@ -396,45 +396,46 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
                 Some(json!({"version": 1, "state": "investigating"})),
             ),
         ),
-        // Inventory (issue 22): brand members record moves and reservations
-        // and read; admins and managers also set locations and reorder rules.
-        ("listLocations", (Allowed::BrandMembers, None)),
+        // Inventory (issue 22): members (brands' and clients') record moves
+        // and reservations and read; brand admins and managers and client
+        // admins also set locations and reorder rules.
+        ("listLocations", (Allowed::BrandAndClientMembers, None)),
         (
             "createLocation",
             (
-                Allowed::BrandEditors,
+                Allowed::BrandEditorsAndClientAdmins,
                 Some(json!({"code": "", "name": "", "kind": "bin"})),
             ),
         ),
         (
             "createStockMove",
             (
-                Allowed::BrandMembers,
+                Allowed::BrandAndClientMembers,
                 Some(json!({"product_id": none, "lot_id": none, "quantity": "0",
                             "to_location_id": none, "reason": "receipt"})),
             ),
         ),
-        ("listStockMoves", (Allowed::BrandMembers, None)),
-        ("listStock", (Allowed::BrandMembers, None)),
-        ("getStockValuation", (Allowed::BrandMembers, None)),
-        ("listStockReservations", (Allowed::BrandMembers, None)),
+        ("listStockMoves", (Allowed::BrandAndClientMembers, None)),
+        ("listStock", (Allowed::BrandAndClientMembers, None)),
+        ("getStockValuation", (Allowed::BrandAndClientMembers, None)),
+        ("listStockReservations", (Allowed::BrandAndClientMembers, None)),
         (
             "createStockReservation",
             (
-                Allowed::BrandMembers,
+                Allowed::BrandAndClientMembers,
                 Some(json!({"product_id": none, "quantity": "0", "reference": ""})),
             ),
         ),
-        ("releaseStockReservation", (Allowed::BrandMembers, None)),
-        ("listReorderRules", (Allowed::BrandMembers, None)),
+        ("releaseStockReservation", (Allowed::BrandAndClientMembers, None)),
+        ("listReorderRules", (Allowed::BrandAndClientMembers, None)),
         (
             "setReorderRule",
             (
-                Allowed::BrandEditors,
+                Allowed::BrandEditorsAndClientAdmins,
                 Some(json!({"location_id": none, "min_quantity": "2", "max_quantity": "1"})),
             ),
         ),
-        ("getReplenishment", (Allowed::BrandMembers, None)),
+        ("getReplenishment", (Allowed::BrandAndClientMembers, None)),
     ])
 }
 
