@@ -418,7 +418,10 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
         ("listStockMoves", (Allowed::BrandAndClientMembers, None)),
         ("listStock", (Allowed::BrandAndClientMembers, None)),
         ("getStockValuation", (Allowed::BrandAndClientMembers, None)),
-        ("listStockReservations", (Allowed::BrandAndClientMembers, None)),
+        (
+            "listStockReservations",
+            (Allowed::BrandAndClientMembers, None),
+        ),
         (
             "createStockReservation",
             (
@@ -426,7 +429,10 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
                 Some(json!({"product_id": none, "quantity": "0", "reference": ""})),
             ),
         ),
-        ("releaseStockReservation", (Allowed::BrandAndClientMembers, None)),
+        (
+            "releaseStockReservation",
+            (Allowed::BrandAndClientMembers, None),
+        ),
         ("listReorderRules", (Allowed::BrandAndClientMembers, None)),
         (
             "setReorderRule",
