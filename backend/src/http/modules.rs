@@ -62,6 +62,10 @@ pub const fn module_of(tag: &ApiTags) -> Option<&'static str> {
         ApiTags::Lots => Some("products"),
         ApiTags::Quality => Some("qa"),
         ApiTags::Inventory => Some("inventory"),
+        ApiTags::Suppliers | ApiTags::Procurement => Some("procurement"),
+        ApiTags::Manufacturing => Some("manufacturing"),
+        // Customers are who shipments go to (the sales issue reads them too).
+        ApiTags::Customers | ApiTags::Logistics | ApiTags::Recalls => Some("logistics"),
     }
 }
 
@@ -85,6 +89,12 @@ pub const TAGS: &[ApiTags] = &[
     ApiTags::Lots,
     ApiTags::Quality,
     ApiTags::Inventory,
+    ApiTags::Suppliers,
+    ApiTags::Customers,
+    ApiTags::Procurement,
+    ApiTags::Manufacturing,
+    ApiTags::Logistics,
+    ApiTags::Recalls,
     ApiTags::Public,
 ];
 

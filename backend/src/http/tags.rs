@@ -55,6 +55,24 @@ pub enum ApiTags {
     /// per product, location and lot, reservations (first expiry first
     /// out), replenishment and the valuation.
     Inventory,
+    /// Suppliers: the organisations brandops' users buy from (name, GLN,
+    /// country).
+    Suppliers,
+    /// Customers: the organisations the goods are shipped and sold to
+    /// (name, GLN, country, price-list group).
+    Customers,
+    /// Procurement: purchase orders, their receipts into lots and stock,
+    /// and supplier bills matched three ways (order, receipt, bill).
+    Procurement,
+    /// Manufacturing: versioned bills of materials and manufacturing orders
+    /// that consume component lots and produce an output lot.
+    Manufacturing,
+    /// Logistics: shipments to customers, their SSCCs and logistic labels,
+    /// and their EPCIS shipping and receiving events.
+    Logistics,
+    /// Recalls: a lot and every lot made from it recalled in one request,
+    /// with the shipments and customers affected.
+    Recalls,
     /// What a consumer's or a partner's app calls without signing in,
     /// outside `/api`: the resolver's verdict on a code (its GS1 Digital
     /// Link), a review of the scanned product and the place of a scan.
