@@ -8,7 +8,9 @@ use brandops::accounts::Role;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, create_product};
+use crate::helpers::{
+    Client, TestApp, TestTenant, assert_isolated, create_product, gtin, slow_inserts,
+};
 
 /// Registers lot `number` of `product_id` with `body`'s other fields;
 /// panics unless it is created.
@@ -482,4 +484,108 @@ async fn a_code_job_registers_its_lot_with_its_history() {
         .await;
     assert_eq!(one["history"].as_array().unwrap().len(), 1, "{one}");
     assert_eq!(app.audited(&brand, "lot.created").await, 1);
+}
+
+/// The lot's history as (from, to), oldest first, read as the owner.
+async fn chain(app: &TestApp, t: &TestTenant, lot_id: &str) -> Vec<(Option<String>, String)> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT from_status, to_status FROM {}.lot_status_changes WHERE lot_id = $1::uuid ORDER BY id",
+        t.schema
+    )))
+    .bind(lot_id)
+    .fetch_all(&app.owner)
+    .await
+    .unwrap()
+}
+
+/// Every change starts from the status the one before it left.
+fn assert_unbroken(history: &[(Option<String>, String)]) {
+    assert_eq!(history[0].0, None, "{history:?}");
+    for pair in history.windows(2) {
+        assert_eq!(
+            pair[1].0.as_deref(),
+            Some(pair[0].1.as_str()),
+            "{history:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn parallel_status_changes_keep_one_unbroken_history() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let product = create_product(&admin, "Race", "RACE").await.id;
+    let lot = create_lot(&admin, &product, "R1", json!({})).await;
+    let id = lot["id"].as_str().unwrap();
+    // Each change then holds its transaction open after reading the status
+    // it changes from: without the lot's row lock, two would read the same.
+    slow_inserts(&app, &brand, "lot_status_changes").await;
+    let wanted = [
+        "held",
+        "released",
+        "rejected",
+        "held",
+        "recalled",
+        "released",
+        "held",
+        "quarantine",
+    ];
+    let answers = futures::future::join_all(wanted.iter().enumerate().map(|(i, s)| {
+        let (admin, reason) = (&admin, format!("race {i}"));
+        async move { set_status(admin, id, s, &reason).await }
+    }))
+    .await;
+    for (status, body) in &answers {
+        assert_eq!(*status, StatusCode::OK, "{body}");
+    }
+    let history = chain(&app, &brand, id).await;
+    assert_eq!(history.len(), 1 + wanted.len(), "{history:?}");
+    assert_unbroken(&history);
+    let (_, now) = admin.get(&format!("/api/lots/{id}")).await;
+    assert_eq!(
+        now["status"],
+        history.last().unwrap().1.as_str(),
+        "{now}"
+    );
+    assert_eq!(
+        app.audited(&brand, "lot.status_changed").await,
+        wanted.len() as i64
+    );
+}
+
+#[tokio::test]
+async fn an_inspection_racing_a_recall_never_releases_the_recalled_lot() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (status, product) = admin
+        .post(
+            "/api/products",
+            json!({"product_name": "Racing serum", "skuid": "RSE-1", "gtin": gtin(),
+                   "requires_inspection": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{product}");
+    let product = product["id"].as_str().unwrap();
+    // The inspection holds its transaction open after reading the lot's
+    // status, so the recall arrives while it decides.
+    slow_inserts(&app, &brand, "inspection_checks").await;
+    for round in 0..4 {
+        let lot = create_lot(&admin, product, &format!("RQ{round}"), json!({})).await;
+        assert_eq!(lot["status"], "quarantine");
+        let id = lot["id"].as_str().unwrap();
+        let inspection = json!({"lot_id": id, "checks": [
+            {"parameter": "pH", "min": "6.5", "max": "7.5", "value": "7.0"},
+        ]});
+        let (inspected, recalled) = tokio::join!(
+            admin.post("/api/inspections", inspection),
+            set_status(&admin, id, "recalled", "Supplier recall")
+        );
+        assert_eq!(inspected.0, StatusCode::CREATED, "{}", inspected.1);
+        assert_eq!(recalled.0, StatusCode::OK, "{}", recalled.1);
+        let (_, now) = admin.get(&format!("/api/lots/{id}")).await;
+        assert_eq!(now["status"], "recalled", "round {round}: {now}");
+        assert_unbroken(&chain(&app, &brand, id).await);
+    }
 }
