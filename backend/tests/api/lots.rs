@@ -543,11 +543,7 @@ async fn parallel_status_changes_keep_one_unbroken_history() {
     assert_eq!(history.len(), 1 + wanted.len(), "{history:?}");
     assert_unbroken(&history);
     let (_, now) = admin.get(&format!("/api/lots/{id}")).await;
-    assert_eq!(
-        now["status"],
-        history.last().unwrap().1.as_str(),
-        "{now}"
-    );
+    assert_eq!(now["status"], history.last().unwrap().1.as_str(), "{now}");
     assert_eq!(
         app.audited(&brand, "lot.status_changed").await,
         wanted.len() as i64
@@ -588,4 +584,141 @@ async fn an_inspection_racing_a_recall_never_releases_the_recalled_lot() {
         assert_eq!(now["status"], "recalled", "round {round}: {now}");
         assert_unbroken(&chain(&app, &brand, id).await);
     }
+}
+
+/// Tenant migration 0022 on a schema holding batches from before the lot
+/// register: each (product, batch number) becomes one released lot with its
+/// first batch's dates and a history row, a lot the register had already is
+/// linked and left as it was, and a batch of a GTIN without a product stays
+/// unlinked. Run in a scratch schema inside a transaction that is rolled back.
+#[tokio::test]
+async fn migration_0022_registers_and_links_the_batches_of_before() {
+    let app = TestApp::spawn().await;
+    let mut tx = app.owner.begin().await.unwrap();
+    let schema = format!("mig_{}", uuid::Uuid::new_v4().simple());
+    let run = async |tx: &mut sqlx::PgConnection, sql: String| {
+        sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+            .execute(tx)
+            .await
+            .unwrap();
+    };
+    run(
+        &mut tx,
+        format!("CREATE SCHEMA {schema}; SET LOCAL search_path = {schema}"),
+    )
+    .await;
+    let migrations = &brandops::db::migrate::TENANT;
+    for m in migrations.iter().filter(|m| m.version < 22) {
+        run(&mut tx, m.sql.as_str().to_string()).await;
+    }
+    let (p1, p2) = (uuid::Uuid::new_v4(), uuid::Uuid::new_v4());
+    let (g1, g2, orphan) = (gtin(), gtin(), gtin());
+    let existing = uuid::Uuid::new_v4();
+    let update = uuid::Uuid::new_v4();
+    sqlx::query(
+        "INSERT INTO products (id, product_name, skuid, gtin) VALUES ($1, 'One', 'ONE', $2), ($3, 'Two', 'TWO', $4);
+         ",
+    )
+    .bind(p1)
+    .bind(format!("0{g1}"))
+    .bind(p2)
+    .bind(format!("0{g2}"))
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    sqlx::query("INSERT INTO lots (id, product_id, number, status) VALUES ($1, $2, 'B2', 'held')")
+        .bind(existing)
+        .bind(p1)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO batch_updates (id, source, file_name, format, size_bytes, content_sha256,
+                                    dry_run, status, created_by, created_by_name)
+         VALUES ($1, 'form', 'form', 'json', 1, repeat('a', 64), false, 'applied', $1, 'Tester')",
+    )
+    .bind(update)
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    // (position, gtin, batch, made, expires): B1 of product one twice (its
+    // first row's dates win), B2 (registered already), B1 of product two,
+    // and a GTIN no product has.
+    let rows = [
+        (0, format!("0{g1}"), "B1", "2026-01-01", "2028-01-01"),
+        (1, format!("0{g1}"), "B1", "2026-02-01", "2028-02-01"),
+        (2, format!("0{g1}"), "B2", "2026-01-01", "2028-01-01"),
+        (3, format!("0{g2}"), "B1", "2026-03-01", "2028-03-01"),
+        (4, format!("0{orphan}"), "B9", "2026-01-01", "2028-01-01"),
+    ];
+    for (position, gtin, batch, made, expires) in &rows {
+        sqlx::query(
+            "INSERT INTO batches (update_id, position, gtin, batch_number, manufactured_on,
+                                  expires_on, licence_number, codes)
+             VALUES ($1, $2, $3, $4, $5::date, $6::date, 'LIC-1', 1)",
+        )
+        .bind(update)
+        .bind(position)
+        .bind(gtin)
+        .bind(batch)
+        .bind(made)
+        .bind(expires)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    }
+    let m22 = migrations.iter().find(|m| m.version == 22).unwrap();
+    run(&mut tx, m22.sql.as_str().to_string()).await;
+
+    let lots: Vec<(uuid::Uuid, uuid::Uuid, String, String, Option<chrono::NaiveDate>)> =
+        sqlx::query_as(
+            "SELECT id, product_id, number, status, manufactured_on FROM lots ORDER BY number, product_id = $1 DESC",
+        )
+        .bind(p1)
+        .fetch_all(&mut *tx)
+        .await
+        .unwrap();
+    assert_eq!(lots.len(), 3, "{lots:?}");
+    let b1_one = lots.iter().find(|l| l.1 == p1 && l.2 == "B1").unwrap();
+    let b1_two = lots.iter().find(|l| l.1 == p2 && l.2 == "B1").unwrap();
+    assert_eq!(
+        (b1_one.3.as_str(), b1_one.4.map(|d| d.to_string())),
+        ("released", Some("2026-01-01".into()))
+    );
+    assert_eq!(b1_two.3, "released");
+    let kept = lots.iter().find(|l| l.0 == existing).unwrap();
+    assert_eq!(kept.3, "held", "a lot the register had keeps its status");
+
+    let links: Vec<(i32, Option<uuid::Uuid>)> =
+        sqlx::query_as("SELECT position, lot_id FROM batches ORDER BY position")
+            .fetch_all(&mut *tx)
+            .await
+            .unwrap();
+    assert_eq!(
+        links,
+        vec![
+            (0, Some(b1_one.0)),
+            (1, Some(b1_one.0)),
+            (2, Some(existing)),
+            (3, Some(b1_two.0)),
+            (4, None)
+        ]
+    );
+    let history: Vec<(uuid::Uuid, Option<String>, String)> = sqlx::query_as(
+        "SELECT lot_id, from_status, to_status FROM lot_status_changes ORDER BY lot_id",
+    )
+    .fetch_all(&mut *tx)
+    .await
+    .unwrap();
+    let mut added = vec![b1_one.0, b1_two.0];
+    added.sort();
+    assert_eq!(
+        history,
+        added
+            .iter()
+            .map(|id| (*id, None, "released".to_string()))
+            .collect::<Vec<_>>(),
+        "one first history row per lot the migration registered, none for the one it found"
+    );
+    tx.rollback().await.unwrap();
 }
