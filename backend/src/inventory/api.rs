@@ -23,6 +23,7 @@ use crate::db::unique_violation;
 use crate::http::error::{
     AccessError, ApiError, QueryError, StateError, WriteLookupError, WriteStateError,
 };
+use crate::http::fields::ShortText;
 use crate::http::input::{IsoDate, Optional, PathId, Text};
 use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
@@ -30,7 +31,6 @@ use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
 use crate::json_response;
 use crate::lots::LotStatus;
-use crate::passports::ShortText;
 
 #[derive(Default)]
 pub struct InventoryApi;
