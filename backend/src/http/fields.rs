@@ -17,9 +17,14 @@ pub const SHORT_MAX: usize = 200;
 impl ShortText {
     pub fn parse(field: &str, raw: &str) -> Result<String, ApiError> {
         let value = raw.trim();
-        if value.is_empty() || value.chars().count() > SHORT_MAX {
+        if value.is_empty() {
             return Err(ApiError::invalid_input(format!(
-                "{field} must be 1 to 200 characters of one line."
+                "{field} is required: 1 to 200 characters (leave an optional field out rather than empty)."
+            )));
+        }
+        if value.chars().count() > SHORT_MAX {
+            return Err(ApiError::invalid_input(format!(
+                "{field} is too long: 1 to 200 characters."
             )));
         }
         plain_name(field, value)?;
