@@ -249,49 +249,6 @@ pub async fn reserve(
     Ok(lines)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::http::input::IsoDate;
-    use chrono::NaiveDate;
-
-    fn candidate(lot: &str, expires: Option<&str>, available: i64) -> store::Reservable {
-        store::Reservable {
-            location_id: Uuid::new_v4(),
-            lot_id: Uuid::new_v4(),
-            lot_number: lot.to_string(),
-            expires_on: expires.map(|d| IsoDate(NaiveDate::parse_from_str(d, "%Y-%m-%d").unwrap())),
-            available: Decimal::from(available),
-        }
-    }
-
-    #[test]
-    fn first_expiry_first_out() {
-        let lines = plan_fefo(
-            vec![
-                candidate("NOEXP", None, 100),
-                candidate("LATE", Some("2031-01-01"), 5),
-                candidate("EARLY", Some("2030-01-01"), 3),
-            ],
-            Decimal::from(10),
-        )
-        .unwrap();
-        let got: Vec<_> = lines
-            .iter()
-            .map(|l| (l.lot_number.as_str(), l.quantity.to_string()))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                ("EARLY", "3".to_string()),
-                ("LATE", "5".to_string()),
-                ("NOEXP", "2".to_string())
-            ]
-        );
-        assert!(plan_fefo(vec![candidate("A", None, 2)], Decimal::from(3)).is_none());
-    }
-}
-
 /// Reserves `quantity` of the product (as [`reserve`]) and records the
 /// reservation `id` for `reference`: its row, its lines and the audit row
 /// `inventory.reserved`, in the caller's transaction. What the reservations
@@ -398,4 +355,47 @@ pub async fn set_reorder_rule(
         }),
     )
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::input::IsoDate;
+    use chrono::NaiveDate;
+
+    fn candidate(lot: &str, expires: Option<&str>, available: i64) -> store::Reservable {
+        store::Reservable {
+            location_id: Uuid::new_v4(),
+            lot_id: Uuid::new_v4(),
+            lot_number: lot.to_string(),
+            expires_on: expires.map(|d| IsoDate(NaiveDate::parse_from_str(d, "%Y-%m-%d").unwrap())),
+            available: Decimal::from(available),
+        }
+    }
+
+    #[test]
+    fn first_expiry_first_out() {
+        let lines = plan_fefo(
+            vec![
+                candidate("NOEXP", None, 100),
+                candidate("LATE", Some("2031-01-01"), 5),
+                candidate("EARLY", Some("2030-01-01"), 3),
+            ],
+            Decimal::from(10),
+        )
+        .unwrap();
+        let got: Vec<_> = lines
+            .iter()
+            .map(|l| (l.lot_number.as_str(), l.quantity.to_string()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("EARLY", "3".to_string()),
+                ("LATE", "5".to_string()),
+                ("NOEXP", "2".to_string())
+            ]
+        );
+        assert!(plan_fefo(vec![candidate("A", None, 2)], Decimal::from(3)).is_none());
+    }
 }
