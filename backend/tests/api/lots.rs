@@ -710,7 +710,7 @@ async fn migration_0022_registers_and_links_the_batches_of_before() {
     .fetch_all(&mut *tx)
     .await
     .unwrap();
-    let mut added = vec![b1_one.0, b1_two.0];
+    let mut added = [b1_one.0, b1_two.0];
     added.sort();
     assert_eq!(
         history,
