@@ -63,6 +63,7 @@ pub mod labels;
 pub mod logistics;
 pub mod lots;
 pub mod organisation;
+pub mod parties;
 pub mod passports;
 pub mod products;
 pub mod quality;
