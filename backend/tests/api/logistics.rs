@@ -39,20 +39,15 @@ async fn location(c: &Client, code: &str) -> String {
     loc["id"].as_str().unwrap().to_string()
 }
 
-/// A customer (the parties API is the lead's part: written as the owner).
-async fn customer(app: &TestApp, t: &TestTenant, name: &str, gln: Option<&str>) -> String {
-    let id = uuid::Uuid::new_v4();
-    sqlx::query(sqlx::AssertSqlSafe(format!(
-        "INSERT INTO {}.customers (id, name, gln, country) VALUES ($1, $2, $3, 'DE')",
-        t.schema
-    )))
-    .bind(id)
-    .bind(name)
-    .bind(gln)
-    .execute(&app.owner)
-    .await
-    .unwrap();
-    id.to_string()
+/// A customer, added through the parties API.
+async fn customer(c: &Client, name: &str, gln: Option<&str>) -> String {
+    let mut body = json!({"name": name, "country": "DE"});
+    if let Some(gln) = gln {
+        body["gln"] = json!(gln);
+    }
+    let (status, created) = c.post("/api/customers", body).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    created["id"].as_str().unwrap().to_string()
 }
 
 /// A lot registered as the owner (the lot register's API is another part).
@@ -128,7 +123,7 @@ async fn setup() -> Setup {
     let admin = app.login(&brand.admin).await;
     let p = create_product(&admin, "Tea <b>green</b>", "SHP").await;
     let location = location(&admin, &unique("WH")).await;
-    let customer = customer(&app, &brand, "Pharma <i>Wholesale</i>", Some(GLN)).await;
+    let customer = customer(&admin, "Pharma <i>Wholesale</i>", Some(GLN)).await;
     Setup {
         app,
         brand,
@@ -767,7 +762,7 @@ async fn shipments_are_isolated_between_organisations() {
         async |a| {
             let product = create_product(a, "Isolated tea", "ISO").await.id;
             let loc = location(a, &unique("WH")).await;
-            let cust = customer(&app, &ta, "Isolated customer", None).await;
+            let cust = customer(a, "Isolated customer", None).await;
             let l = lot(&app, &ta, &product, "ISO-1", "2030-01-01").await;
             receive(a, &product, &l, &loc, "5").await;
             let sh = create(
