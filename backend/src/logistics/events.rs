@@ -159,7 +159,7 @@ mod tests {
                 ],
             },
             PackedPackage {
-                sscc: "095060001300000000",
+                sscc: "095060001300000002",
                 lots: vec![PackedLot {
                     gtin: "09506000134352",
                     lot_number: "L3",

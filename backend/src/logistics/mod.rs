@@ -163,8 +163,8 @@ mod tests {
         assert_eq!(gs1::sscc(&got).as_deref(), Ok(got.as_str()));
         // The first and a later one of a 9-digit prefix: extension 0,
         // serial zero-padded to 7 digits.
-        assert_eq!(sscc("950600013", 0).unwrap(), "095060001300000000");
-        assert!(gs1::check_digit_ok("095060001300000000"));
+        assert_eq!(sscc("950600013", 0).unwrap(), "095060001300000002");
+        assert!(gs1::check_digit_ok("095060001300000002"));
         assert_eq!(&sscc("950600013", 41).unwrap()[..17], "09506000130000041");
         for n in [0u64, 1, 9, 10, 999, 12_345] {
             let s = sscc("4006381", n).unwrap();

@@ -70,10 +70,7 @@ export async function fetchCustomers(): Promise<ApiResult<Customer[]>> {
 
 /** Adds a customer (admins and managers). */
 export function createCustomer(body: NewCustomer): Promise<ApiResult<Customer>> {
-  return callApi(
-    (api) => api.POST('/api/customers', { body }),
-    'The customer could not be added.',
-  );
+  return callApi((api) => api.POST('/api/customers', { body }), 'The customer could not be added.');
 }
 
 export async function fetchProducts(): Promise<ApiResult<ProductChoice[]>> {

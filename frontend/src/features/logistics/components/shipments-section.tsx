@@ -131,7 +131,10 @@ export function ShipmentsSection({
           <Button onClick={() => setPending({ shipment: s, action: 'ship' })}>Ship{ref}</Button>
         ) : null}
         {mayShip && s.status === 'shipped' ? (
-          <Button variant="secondary" onClick={() => setPending({ shipment: s, action: 'deliver' })}>
+          <Button
+            variant="secondary"
+            onClick={() => setPending({ shipment: s, action: 'deliver' })}
+          >
             Record delivery{ref}
           </Button>
         ) : null}

@@ -43,12 +43,7 @@ export function Gs1Form({
   }
 
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      aria-label="GS1 company prefix"
-      className="inline-form"
-    >
+    <form onSubmit={onSubmit} noValidate aria-label="GS1 company prefix" className="inline-form">
       {error ? <ErrorAlert>{error}</ErrorAlert> : null}
       <TextField
         label="GS1 company prefix"
