@@ -23,9 +23,9 @@ describe('the shipment form', () => {
     const errors = validateShipmentForm(values);
     expect(errors.customer_id).toBe('Choose the customer.');
     expect(errors.from_location_id).toBeDefined();
-    expect(errors.lines[0].product_id).toBe('Choose a product.');
-    expect(errors.lines[1].quantity).toMatch(/above 0/);
-    expect(errors.lines[1].package).toMatch(/1 to 99/);
+    expect(errors.lines[0]?.product_id).toBe('Choose a product.');
+    expect(errors.lines[1]?.quantity).toMatch(/above 0/);
+    expect(errors.lines[1]?.package).toMatch(/1 to 99/);
     expect(hasErrors(errors)).toBe(true);
   });
 

@@ -42,18 +42,19 @@ export function normaliseQuantity(text: string): string | null {
   const trimmed = text.trim().replace(/^(\d*),(\d+)$/, '$1.$2');
   const match = /^(\d{1,9})(?:\.(\d{1,3}))?$/.exec(trimmed);
   if (!match) return null;
-  const whole = match[1].replace(/^0+(?=\d)/, '');
+  const whole = (match[1] ?? '').replace(/^0+(?=\d)/, '');
   const fraction = (match[2] ?? '').replace(/0+$/, '');
   if (/^0*$/.test(whole) && fraction === '') return null;
   return fraction ? `${whole}.${fraction}` : whole;
 }
 
 export function validateShipmentForm(values: ShipmentFormValues): ShipmentFormErrors {
-  const errors: ShipmentFormErrors = { lines: values.lines.map(() => ({})) };
+  const errors: ShipmentFormErrors = { lines: [] };
   if (!values.customer_id) errors.customer_id = 'Choose the customer.';
   if (!values.from_location_id) errors.from_location_id = 'Choose where the stock leaves from.';
-  values.lines.forEach((line, i) => {
-    const e = errors.lines[i];
+  values.lines.forEach((line) => {
+    const e: Partial<Record<keyof LineValues, string>> = {};
+    errors.lines.push(e);
     if (!line.product_id) e.product_id = 'Choose a product.';
     if (!line.quantity.trim()) e.quantity = 'Enter a quantity.';
     else if (normaliseQuantity(line.quantity) === null)
