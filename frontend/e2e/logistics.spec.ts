@@ -89,7 +89,7 @@ test('a shipment reserves its lot, ships with an SSCC and its label, and is deli
   await expect(page.getByText('Add a customer first: a shipment goes to one.')).toBeVisible();
 
   // A customer with a GLN.
-  await page.getByText('Add a customer').first().click();
+  await page.locator('summary', { hasText: 'Add a customer' }).click();
   const customerForm = page.getByRole('form', { name: 'Add a customer' });
   await customerForm.getByLabel('Customer name').fill('Pharma Wholesale');
   await customerForm.getByLabel('GLN (optional)').fill(GLN);
