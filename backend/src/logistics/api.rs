@@ -14,9 +14,7 @@ use super::events::{PackedLot, PackedPackage};
 use super::{ShipmentStatus, events, invalid_transition, label, shipment_reference, store};
 use crate::audit;
 use crate::epcis;
-use crate::http::error::{
-    ApiError, QueryError, StateError, WriteStateError,
-};
+use crate::http::error::{ApiError, QueryError, StateError, WriteStateError};
 use crate::http::input::{IsoDate, Optional, PathId, Text};
 use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
@@ -189,17 +187,22 @@ async fn assemble(
     }
     let mut lines_of: HashMap<Uuid, Vec<ShipmentLine>> = HashMap::new();
     for l in lines {
-        lines_of.entry(l.shipment_id).or_default().push(ShipmentLine {
-            position: l.position,
-            product_id: l.product_id,
-            product_name: l.product_name,
-            gtin: l.gtin,
-            quantity: quantity_text(l.quantity),
-            lot_id: l.lot_id,
-            package: l.package,
-            reserved: l.reservation_status == "active",
-            picks: picks_of.remove(&(l.shipment_id, l.position)).unwrap_or_default(),
-        });
+        lines_of
+            .entry(l.shipment_id)
+            .or_default()
+            .push(ShipmentLine {
+                position: l.position,
+                product_id: l.product_id,
+                product_name: l.product_name,
+                gtin: l.gtin,
+                quantity: quantity_text(l.quantity),
+                lot_id: l.lot_id,
+                package: l.package,
+                reserved: l.reservation_status == "active",
+                picks: picks_of
+                    .remove(&(l.shipment_id, l.position))
+                    .unwrap_or_default(),
+            });
     }
     let mut ssccs: HashMap<(Uuid, i32), String> = packages
         .into_iter()
@@ -651,8 +654,14 @@ impl LogisticsApi {
         moves.sort();
         let actor = &caller.actor;
         for (product_id, location_id, lot_id, quantity) in &moves {
-            inventory::store::unreserve_line(&mut tx, *product_id, *location_id, *lot_id, *quantity)
-                .await?;
+            inventory::store::unreserve_line(
+                &mut tx,
+                *product_id,
+                *location_id,
+                *lot_id,
+                *quantity,
+            )
+            .await?;
             ledger::record_move(
                 &mut tx,
                 actor,
@@ -714,7 +723,8 @@ impl LogisticsApi {
                     .unwrap_or_default(),
             })
             .collect();
-        let new_events = events::shipping(&packed, row.customer_gln.as_deref(), shipped_at, account);
+        let new_events =
+            events::shipping(&packed, row.customer_gln.as_deref(), shipped_at, account);
         epcis::store::insert_events(&mut tx, &new_events).await?;
         audit::record_own_tenant(
             &mut tx,

@@ -195,7 +195,11 @@ pub fn render(parties: &Parties, packages: &[PackageLabel]) -> anyhow::Result<Ve
         page.line(BOLD, 9.0, "SSCC");
         page.line(BOLD, 16.0, &p.sscc_human);
         if let Some((gtin, count)) = &p.content {
-            page.line(REGULAR, 10.0, &format!("CONTENT (02) {gtin}   COUNT (37) {count}"));
+            page.line(
+                REGULAR,
+                10.0,
+                &format!("CONTENT (02) {gtin}   COUNT (37) {count}"),
+            );
         }
         page.rule();
         page.line(BOLD, 9.0, &p.title);
@@ -221,12 +225,8 @@ pub fn render(parties: &Parties, packages: &[PackageLabel]) -> anyhow::Result<Ve
         let bottom = MARGIN + 24.0;
         page.content.set_fill_rgb(0.0, 0.0, 0.0);
         for (x, w) in bars(&values) {
-            page.content.rect(
-                left + x as f32 * module,
-                bottom,
-                w as f32 * module,
-                height,
-            );
+            page.content
+                .rect(left + x as f32 * module, bottom, w as f32 * module, height);
         }
         page.content.fill_nonzero();
         let human = element_human(p);
@@ -291,20 +291,27 @@ mod tests {
         assert_eq!(&v[..4], &[105, 102, 0, 10]);
         assert_eq!(v.len(), 2 + 10 + 2);
         assert_eq!(*v.last().unwrap(), STOP);
-        let sum: u32 = 105 + v[1..v.len() - 2]
-            .iter()
-            .enumerate()
-            .map(|(i, x)| x * (i as u32 + 1))
-            .sum::<u32>();
+        let sum: u32 = 105
+            + v[1..v.len() - 2]
+                .iter()
+                .enumerate()
+                .map(|(i, x)| x * (i as u32 + 1))
+                .sum::<u32>();
         assert_eq!(v[v.len() - 2], sum % 103);
         // An odd number of digits ends in code set B.
         let odd = gs1_128_values("001061414123456789080201234567890128373").unwrap();
-        assert_eq!(odd[odd.len() - 4..odd.len() - 2], [CODE_B, u32::from(b'3') - 32]);
+        assert_eq!(
+            odd[odd.len() - 4..odd.len() - 2],
+            [CODE_B, u32::from(b'3') - 32]
+        );
         assert!(gs1_128_values("").is_none());
         assert!(gs1_128_values("12a").is_none());
         // Every symbol is 11 modules, the stop 13.
         assert_eq!(modules(&v), 11 * (v.len() as u32 - 1) + 13);
-        assert!(PATTERNS[..106].iter().all(|p| p.len() == 6
-            && p.bytes().map(|b| u32::from(b - b'0')).sum::<u32>() == 11));
+        assert!(
+            PATTERNS[..106]
+                .iter()
+                .all(|p| p.len() == 6 && p.bytes().map(|b| u32::from(b - b'0')).sum::<u32>() == 11)
+        );
     }
 }

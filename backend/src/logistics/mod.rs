@@ -120,11 +120,7 @@ pub fn sscc(prefix: &str, n: u64) -> Option<String> {
     }
     let per_extension = capacity / 10;
     let width = 16 - prefix.len();
-    let body = format!(
-        "{}{prefix}{:0width$}",
-        n / per_extension,
-        n % per_extension
-    );
+    let body = format!("{}{prefix}{:0width$}", n / per_extension, n % per_extension);
     let check = gs1::check_digit(&body)?;
     Some(format!("{body}{check}"))
 }

@@ -24,11 +24,13 @@ pub async fn set_company_prefix(
     prefix: &str,
     by: Uuid,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE org_settings SET gs1_company_prefix = $1, updated_at = now(), updated_by = $2")
-        .bind(prefix)
-        .bind(by)
-        .execute(conn)
-        .await?;
+    sqlx::query(
+        "UPDATE org_settings SET gs1_company_prefix = $1, updated_at = now(), updated_by = $2",
+    )
+    .bind(prefix)
+    .bind(by)
+    .execute(conn)
+    .await?;
     Ok(())
 }
 

@@ -146,7 +146,8 @@ async fn create(c: &Client, body: Value) -> Value {
 }
 
 async fn act(c: &Client, id: &str, what: &str) -> (StatusCode, Value) {
-    c.post(&format!("/api/shipments/{id}/{what}"), json!({})).await
+    c.post(&format!("/api/shipments/{id}/{what}"), json!({}))
+        .await
 }
 
 async fn count(app: &TestApp, t: &TestTenant, sql: &str) -> i64 {
@@ -213,7 +214,12 @@ async fn a_shipment_picks_first_expiry_ships_with_ssccs_and_is_delivered() {
     let picks = sh["lines"][0]["picks"].as_array().unwrap();
     let got: Vec<(&str, &str)> = picks
         .iter()
-        .map(|p| (p["lot_number"].as_str().unwrap(), p["quantity"].as_str().unwrap()))
+        .map(|p| {
+            (
+                p["lot_number"].as_str().unwrap(),
+                p["quantity"].as_str().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(got, [("EARLY", "10"), ("LATE", "2")]);
     assert_eq!(sh["lines"][0]["reserved"], true);
@@ -225,9 +231,7 @@ async fn a_shipment_picks_first_expiry_ships_with_ssccs_and_is_delivered() {
     let id = sh["id"].as_str().unwrap().to_string();
 
     // A label before it ships: refused.
-    let (status, _) = worker
-        .get(&format!("/api/shipments/{id}/label.pdf"))
-        .await;
+    let (status, _) = worker.get(&format!("/api/shipments/{id}/label.pdf")).await;
     assert_eq!(status, StatusCode::CONFLICT);
 
     let (status, shipped) = act(&worker, &id, "ship").await;
@@ -281,18 +285,29 @@ async fn a_shipment_picks_first_expiry_ships_with_ssccs_and_is_delivered() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|q| (q["epcClass"].as_str().unwrap(), q["quantity"].as_f64().unwrap()))
+        .map(|q| {
+            (
+                q["epcClass"].as_str().unwrap(),
+                q["quantity"].as_f64().unwrap(),
+            )
+        })
         .collect();
     let class = |lot: &str| format!("https://id.gs1.org/01/{}/10/{lot}", s.gtin);
     assert_eq!(
         classes,
-        [(class("EARLY").as_str(), 10.0), (class("LATE").as_str(), 2.0)]
+        [
+            (class("EARLY").as_str(), 10.0),
+            (class("LATE").as_str(), 2.0)
+        ]
     );
     let (_, doc) = s.admin.get("/api/epcis/events?biz_step=shipping").await;
     assert_valid_epcis(&doc);
     let obs = &doc["epcisBody"]["eventList"][0];
     assert_eq!(obs["type"], "ObjectEvent");
-    assert_eq!(obs["epcList"], json!([format!("https://id.gs1.org/00/{sscc}")]));
+    assert_eq!(
+        obs["epcList"],
+        json!([format!("https://id.gs1.org/00/{sscc}")])
+    );
     assert_eq!(
         obs["destinationList"][0]["destination"],
         format!("https://id.gs1.org/414/{GLN}")
@@ -331,7 +346,10 @@ async fn a_shipment_picks_first_expiry_ships_with_ssccs_and_is_delivered() {
     .await;
     let draft = draft["id"].as_str().unwrap().to_string();
     let (status, body) = act(&s.admin, &draft, "deliver").await;
-    assert_eq!((status, body["code"].clone()), (StatusCode::CONFLICT, json!("invalid_transition")));
+    assert_eq!(
+        (status, body["code"].clone()),
+        (StatusCode::CONFLICT, json!("invalid_transition"))
+    );
     let (status, cancelled) = act(&s.admin, &draft, "cancel").await;
     assert_eq!(status, StatusCode::OK, "{cancelled}");
     assert_eq!(cancelled["status"], "cancelled");
@@ -445,10 +463,21 @@ async fn bad_shipments_change_nothing() {
     let line = |q: &str| json!({"product_id": s.product, "quantity": q});
     for (body, want, code) in [
         (shipment_body(&s, json!([])), StatusCode::BAD_REQUEST, None),
-        (shipment_body(&s, json!([line("0")])), StatusCode::BAD_REQUEST, None),
-        (shipment_body(&s, json!([line("1.2345")])), StatusCode::BAD_REQUEST, None),
         (
-            shipment_body(&s, json!([{"product_id": s.product, "quantity": "1", "package": 100}])),
+            shipment_body(&s, json!([line("0")])),
+            StatusCode::BAD_REQUEST,
+            None,
+        ),
+        (
+            shipment_body(&s, json!([line("1.2345")])),
+            StatusCode::BAD_REQUEST,
+            None,
+        ),
+        (
+            shipment_body(
+                &s,
+                json!([{"product_id": s.product, "quantity": "1", "package": 100}]),
+            ),
             StatusCode::BAD_REQUEST,
             None,
         ),
@@ -468,12 +497,18 @@ async fn bad_shipments_change_nothing() {
             None,
         ),
         (
-            shipment_body(&s, json!([{"product_id": other, "quantity": "1", "lot_id": l}])),
+            shipment_body(
+                &s,
+                json!([{"product_id": other, "quantity": "1", "lot_id": l}]),
+            ),
             StatusCode::BAD_REQUEST,
             None,
         ),
         (
-            shipment_body(&s, json!([{"product_id": s.product, "quantity": "1", "lot_id": held}])),
+            shipment_body(
+                &s,
+                json!([{"product_id": s.product, "quantity": "1", "lot_id": held}]),
+            ),
             StatusCode::CONFLICT,
             Some("lot_not_available"),
         ),
@@ -484,7 +519,10 @@ async fn bad_shipments_change_nothing() {
             Some("insufficient_stock"),
         ),
         (
-            shipment_body(&s, json!([{"product_id": s.product, "quantity": "6", "lot_id": l}])),
+            shipment_body(
+                &s,
+                json!([{"product_id": s.product, "quantity": "6", "lot_id": l}]),
+            ),
             StatusCode::CONFLICT,
             Some("insufficient_stock"),
         ),
@@ -568,7 +606,10 @@ async fn parallel_ships_of_one_shipment_ship_it_once() {
     let id = sh["id"].as_str().unwrap().to_string();
     slow_inserts(&s.app, &s.brand, "stock_moves").await;
     let answers = futures::future::join_all((0..8).map(|_| act(&s.admin, &id, "ship"))).await;
-    let ok = answers.iter().filter(|(st, _)| *st == StatusCode::OK).count();
+    let ok = answers
+        .iter()
+        .filter(|(st, _)| *st == StatusCode::OK)
+        .count();
     assert_eq!(ok, 1, "{answers:?}");
     for (status, body) in &answers {
         if *status != StatusCode::OK {
@@ -734,7 +775,11 @@ async fn the_sscc_label_decodes_back_with_a_real_decoder() {
     assert_eq!(text, format!("00{}02{}3724", ssccs[0], s.gtin));
     let (text, symbology) = decode(&std::fs::read(&pages[1]).unwrap());
     assert_eq!(symbology, "]C1");
-    assert_eq!(text, format!("00{}", ssccs[1]), "two products: the SSCC alone");
+    assert_eq!(
+        text,
+        format!("00{}", ssccs[1]),
+        "two products: the SSCC alone"
+    );
 
     let out = std::process::Command::new("pdftotext")
         .arg(dir.join("label.pdf"))
