@@ -24,7 +24,8 @@
 //! `auth` (sign-in, sessions), `batch_updates` (Schedule H2 batch data
 //! assigned to codes by file or form), `codes` (serialized codes: jobs,
 //! downloads), `companies` (a client's companies by CIN and their overview), `epcis` (EPCIS 2.0 events: capture, export, the product journey and
-//! traceability), `labels` (templates, previews, print jobs), `lots` (the one lot
+//! traceability), `labels` (templates, previews, print jobs), `logistics` (shipments,
+//! their SSCCs, EPCIS shipping events and logistic labels), `lots` (the one lot
 //! register and its status history), `organisation`, `passports`
 //! (digital product passports and their versions), `products`,
 //! `quality` (inspections, nonconformances and CAPA, certificates of analysis),
@@ -59,6 +60,7 @@ pub mod companies;
 pub mod epcis;
 pub mod inventory;
 pub mod labels;
+pub mod logistics;
 pub mod lots;
 pub mod organisation;
 pub mod parties;

@@ -18,6 +18,7 @@ use crate::http::health::HealthApi;
 use crate::http::operations::BodyLimits;
 use crate::inventory::api::InventoryApi;
 use crate::labels::api::LabelsApi;
+use crate::logistics::api::LogisticsApi;
 use crate::lots::api::LotsApi;
 use crate::organisation::api::OrganisationApi;
 use crate::parties::api::{CustomersApi, SuppliersApi};
@@ -54,13 +55,14 @@ pub type Apis = (
         BatchUpdatesApi,
     ),
     // The ERP (issue 22 on): the lot register, inventory, quality, the
-    // parties. The next ERP domains join this tuple.
+    // parties, logistics. The next ERP domains join this tuple.
     (
         LotsApi,
         InventoryApi,
         QualityApi,
         SuppliersApi,
         CustomersApi,
+        LogisticsApi,
     ),
 );
 

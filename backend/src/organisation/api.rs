@@ -16,6 +16,7 @@ use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
+use crate::logistics::CompanyPrefix;
 use crate::products::ImageKind;
 use crate::products::api::{IMAGE_CSP, ImageFile, parse_image_name};
 use crate::storage::Storage;
@@ -60,6 +61,10 @@ pub struct Organisation {
     pub user_count: i64,
     pub modules: Vec<Module>,
     pub usage: Vec<Usage>,
+    /// The organisation's GS1 company prefix (6 to 12 digits), from which
+    /// its shipments' SSCCs are built; absent until an admin sets it.
+    #[oai(rename = "gs1CompanyPrefix", skip_serializing_if_is_none)]
+    pub gs1_company_prefix: Option<String>,
 }
 
 /// A step of the "Get started" checklist.
@@ -127,6 +132,13 @@ pub struct OrganisationUpdate {
     pub name: Text<OrganisationName>,
 }
 
+/// The organisation's GS1 company prefix.
+#[derive(Object, Debug)]
+pub struct Gs1Update {
+    /// 6 to 12 digits, as GS1 assigned them (e.g. `4006381`).
+    pub company_prefix: Text<CompanyPrefix>,
+}
+
 impl OrganisationApi {
     async fn load(state: &SharedState, caller: &TenantSession) -> Result<Organisation, ApiError> {
         let tenant = &caller.tenant;
@@ -135,6 +147,7 @@ impl OrganisationApi {
         let (name, logo) = store::brand_identity(&mut conn).await?;
         let products = crate::products::store::count_active(&mut conn).await?;
         let codes = crate::codes::store::reserved_codes(&mut conn).await?;
+        let gs1_company_prefix = crate::logistics::store::company_prefix(&mut conn).await?;
         drop(conn);
         Ok(Organisation {
             client_id: tenant.client_id.clone(),
@@ -172,6 +185,7 @@ impl OrganisationApi {
                     limit: facts.code_quota,
                 },
             ],
+            gs1_company_prefix,
         })
     }
 }
@@ -243,6 +257,38 @@ impl OrganisationApi {
         )
         .await?;
         store::rename(&mut tx, &name, caller.session.account_id).await?;
+        tx.commit().await?;
+        Ok(JsonOk(Self::load(&state, &caller).await?))
+    }
+
+    /// Set the organisation's GS1 company prefix (organisation admins): 6
+    /// to 12 digits. Its shipments' SSCCs are built from it; SSCCs already
+    /// given keep theirs, and a new prefix counts its serials from its own
+    /// start.
+    #[oai(
+        path = "/organisation/gs1",
+        method = "put",
+        operation_id = "updateOrganisationGs1"
+    )]
+    async fn update_gs1(
+        &self,
+        state: Data<&SharedState>,
+        caller: TenantSession,
+        body: Json<Gs1Update>,
+    ) -> Result<JsonOk<Organisation>, WriteError> {
+        let prefix = body.company_prefix.parse_as("company_prefix")?;
+        let mut tx = state.db.begin_tenant(&caller.tenant).await?;
+        let before = crate::logistics::store::company_prefix(&mut tx).await?;
+        crate::logistics::store::set_company_prefix(&mut tx, &prefix, caller.session.account_id)
+            .await?;
+        audit::record_own_tenant(
+            &mut tx,
+            &caller.actor,
+            "logistics.company_prefix_set",
+            &caller.tenant.client_id,
+            serde_json::json!({ "company_prefix": prefix, "before": before }),
+        )
+        .await?;
         tx.commit().await?;
         Ok(JsonOk(Self::load(&state, &caller).await?))
     }

@@ -462,6 +462,29 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             ),
         ),
         ("getReplenishment", (Allowed::BrandAndClientMembers, None)),
+        // Logistics (issue 23): members create, ship, deliver and read
+        // shipments; brand admins and managers and client admins also
+        // cancel drafts; every organisation's admins set the GS1 prefix.
+        (
+            "updateOrganisationGs1",
+            (Allowed::OrgAdmins, Some(json!({"company_prefix": "1"}))),
+        ),
+        ("listShipments", (Allowed::BrandAndClientMembers, None)),
+        (
+            "createShipment",
+            (
+                Allowed::BrandAndClientMembers,
+                Some(json!({"customer_id": none, "from_location_id": none, "lines": []})),
+            ),
+        ),
+        ("getShipment", (Allowed::BrandAndClientMembers, None)),
+        ("shipShipment", (Allowed::BrandAndClientMembers, None)),
+        ("deliverShipment", (Allowed::BrandAndClientMembers, None)),
+        (
+            "cancelShipment",
+            (Allowed::BrandEditorsAndClientAdmins, None),
+        ),
+        ("getShipmentLabel", (Allowed::BrandAndClientMembers, None)),
     ])
 }
 

@@ -21,6 +21,7 @@ mod inventory;
 mod isolation;
 mod labels;
 mod limits;
+mod logistics;
 mod lots;
 mod me;
 mod modules;

@@ -218,6 +218,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organisation/gs1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the organisation's GS1 company prefix (organisation admins): 6
+         *     to 12 digits. Its shipments' SSCCs are built from it; SSCCs already
+         *     given keep theirs, and a new prefix counts its serials from its own
+         *     start.
+         */
+        put: operations["updateOrganisationGs1"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/organisation/get-started": {
         parameters: {
             query?: never;
@@ -1840,6 +1862,157 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/shipments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shipments, newest first (at most 200), of one `status` and/or
+         *     one `customer_id`, each with its lines, picks and packages.
+         */
+        get: operations["listShipments"];
+        put?: never;
+        /**
+         * Creates a shipment as a draft and reserves its stock at once: each
+         *     line's lot is the one it names (released, unexpired, at the
+         *     location) or is picked first expiry first out among the released,
+         *     unexpired lots at `from_location_id`. The reservations are what the
+         *     draft promises: another shipment cannot take that stock (409
+         *     `insufficient_stock`, naming the product; nothing is reserved), and
+         *     shipping moves exactly those picks. 404 for a customer, location,
+         *     product or lot that is not the organisation's; 409
+         *     `lot_not_available` for a named lot that is not released or has
+         *     expired.
+         */
+        post: operations["createShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shipments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shipment `id` with its lines, picks and packages (their SSCCs once
+         *     shipped).
+         */
+        get: operations["getShipment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shipments/{id}/ship": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ships a draft, all of it or nothing, in one transaction: its
+         *     reservations are consumed and the picked stock leaves through the
+         *     ledger (moves with reason `shipment`; a lot recalled or put on hold
+         *     since the draft is refused with 409 `lot_not_available`), the lots
+         *     shipped are recorded, each package gets an SSCC (AI 00: extension
+         *     digit, the organisation's GS1 company prefix, a serial reference
+         *     unique in the organisation, check digit) and the EPCIS events are
+         *     stored: an AggregationEvent per package packing its lots
+         *     (quantities of each lot's class) into its SSCC, and an ObjectEvent
+         *     `shipping` of the SSCCs, to the customer's GLN when it has one.
+         *     409 `invalid_transition` unless it is a draft (a second ship of the
+         *     same shipment waits for the first, then gets it), 409
+         *     `no_company_prefix` before the organisation set its prefix, 409
+         *     `sscc_range_exhausted` when the prefix has no serials left, 409
+         *     `reservation_released` when a line's reservation was released
+         *     elsewhere.
+         */
+        post: operations["shipShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shipments/{id}/deliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records that the customer received a shipped shipment (an EPCIS
+         *     ObjectEvent `receiving` of its SSCCs, at the customer's GLN when it
+         *     has one). 409 `invalid_transition` unless it is shipped.
+         */
+        post: operations["deliverShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shipments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels a draft and releases the stock it reserved. 409
+         *     `invalid_transition` unless it is a draft.
+         */
+        post: operations["cancelShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shipments/{id}/label.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The SSCC logistic labels of a shipped shipment as a PDF, one A5 page
+         *     per package: from and to, the SSCC as text and as a GS1-128 barcode
+         *     of `(00)` + SSCC, followed by `(02)` GTIN and `(37)` count when the
+         *     package holds one product in whole units, and what it holds. 409
+         *     `not_shipped` for a draft or cancelled shipment (SSCCs are given
+         *     when it ships).
+         */
+        get: operations["getShipmentLabel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/01/{gtin}/21/{serial}": {
         parameters: {
             query?: never;
@@ -2883,6 +3056,14 @@ export interface components {
         GetStartedUpdate: {
             dismissed: boolean;
         };
+        /**
+         * Gs1Update
+         * @description The organisation's GS1 company prefix.
+         */
+        Gs1Update: {
+            /** @description 6 to 12 digits, as GS1 assigned them (e.g. `4006381`). */
+            company_prefix: string;
+        };
         /** @description The fields whose visibility differs from their section's: each one named here is public or restricted whatever the section's `visibility` says. A name that is no field of the section is refused (400). */
         IdentificationFieldVisibility: {
             unique_product_id?: components["schemas"]["Visibility"];
@@ -3498,6 +3679,45 @@ export interface components {
             /** @description What it is for (an order number), 1 to 200 characters. */
             reference: string;
         };
+        /** NewShipment */
+        NewShipment: {
+            /** Format: uuid */
+            customer_id: string;
+            /**
+             * Format: uuid
+             * @description Where the stock leaves from (its own balances, not those below it).
+             */
+            from_location_id: string;
+            /** @description 1 to 100 lines. */
+            lines: components["schemas"]["NewShipmentLine"][];
+            /**
+             * Format: uuid
+             * @description The sales order it fulfils, if any.
+             */
+            sales_order_id?: string;
+        };
+        /**
+         * NewShipmentLine
+         * @description A line of a new shipment.
+         */
+        NewShipmentLine: {
+            /** Format: uuid */
+            product_id: string;
+            /** @description More than 0, at most 3 decimal places, as a string. */
+            quantity: string;
+            /**
+             * Format: uuid
+             * @description Ship from this lot (released, unexpired, at the shipment's
+             *     location); leave it out and the server picks first expiry first out.
+             */
+            lot_id?: string;
+            /**
+             * Format: int32
+             * @description The package (1 to 99) the line is packed in; 1 when left out. Each
+             *     package gets its own SSCC when the shipment ships.
+             */
+            package?: number;
+        };
         /** NewStockMove */
         NewStockMove: {
             /** Format: uuid */
@@ -3719,6 +3939,11 @@ export interface components {
             userCount: number;
             modules: components["schemas"]["Module"][];
             usage: components["schemas"]["Usage"][];
+            /**
+             * @description The organisation's GS1 company prefix (6 to 12 digits), from which
+             *     its shipments' SSCCs are built; absent until an admin sets it.
+             */
+            gs1CompanyPrefix?: string;
         };
         /** OrganisationUpdate */
         OrganisationUpdate: {
@@ -4727,6 +4952,106 @@ export interface components {
          * @enum {string}
          */
         SheetKind: "single" | "a4_3x8" | "a4_l7163" | "letter_5160" | "letter_5163";
+        /** Shipment */
+        Shipment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: int64 */
+            number: number;
+            /** @description The number people quote, `SH-000042`. */
+            reference: string;
+            status: components["schemas"]["ShipmentStatus"];
+            customer: components["schemas"]["ShipmentCustomer"];
+            /** Format: uuid */
+            from_location_id: string;
+            from_location_code: string;
+            /** Format: uuid */
+            sales_order_id?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            shipped_at?: string;
+            /** Format: date-time */
+            delivered_at?: string;
+            /** Format: date-time */
+            cancelled_at?: string;
+            lines: components["schemas"]["ShipmentLine"][];
+            packages: components["schemas"]["ShipmentPackage"][];
+        };
+        /**
+         * ShipmentCustomer
+         * @description The customer of a shipment.
+         */
+        ShipmentCustomer: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description Its GLN, the destination of the shipment's EPCIS events. */
+            gln?: string;
+            country: string;
+        };
+        /** ShipmentLine */
+        ShipmentLine: {
+            /** Format: int32 */
+            position: number;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            gtin: string;
+            quantity: string;
+            /**
+             * Format: uuid
+             * @description The lot the line asked for; absent when the server picked.
+             */
+            lot_id?: string;
+            /** Format: int32 */
+            package: number;
+            /**
+             * @description The line's stock is still promised to the shipment (a draft whose
+             *     reservation was released elsewhere, by a recall say, can no longer
+             *     ship: cancel it and create another).
+             */
+            reserved: boolean;
+            /** @description The lots picked, first expiry first. */
+            picks: components["schemas"]["ShipmentPick"][];
+        };
+        /**
+         * ShipmentList
+         * @description Shipments, newest first (at most 200).
+         */
+        ShipmentList: {
+            shipments: components["schemas"]["Shipment"][];
+        };
+        /**
+         * ShipmentPackage
+         * @description A package of a shipment.
+         */
+        ShipmentPackage: {
+            /** Format: int32 */
+            package: number;
+            /** @description Its SSCC (18 digits), given when the shipment ships. */
+            sscc?: string;
+        };
+        /**
+         * ShipmentPick
+         * @description Stock a line's reservation holds (or, once shipped, held): one lot at
+         *     one location.
+         */
+        ShipmentPick: {
+            /** Format: uuid */
+            lot_id: string;
+            lot_number: string;
+            /** Format: date */
+            expires_on?: string;
+            /** Format: uuid */
+            location_id: string;
+            quantity: string;
+        };
+        /**
+         * @description Where a shipment is.
+         * @enum {string}
+         */
+        ShipmentStatus: "draft" | "shipped" | "delivered" | "cancelled";
         /**
          * Status
          * @description The server's status.
@@ -6157,6 +6482,87 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json; charset=utf-8": components["schemas"]["OrganisationUpdate"];
+            };
+        };
+        responses: {
+            /** @description The signed-in user's organisation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Organisation"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateOrganisationGs1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["Gs1Update"];
             };
         };
         responses: {
@@ -13914,6 +14320,595 @@ export interface operations {
              *     the same answer as an unknown one.
              */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listShipments: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["ShipmentStatus"];
+                customer_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Shipments, newest first (at most 200). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ShipmentList"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createShipment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["NewShipment"];
+            };
+        };
+        responses: {
+            /** @description Created as a draft; its stock is reserved. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Shipment"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getShipment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Shipment"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shipShipment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Shipment"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deliverShipment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Shipment"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelShipment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Shipment"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getShipmentLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SSCC logistic labels, one A5 page per package. */
+            200: {
+                headers: {
+                    "CONTENT-DISPOSITION": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

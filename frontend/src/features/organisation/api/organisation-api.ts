@@ -49,3 +49,14 @@ export function uploadOrganisationLogo(file: File): Promise<ApiResult<Organisati
 export function removeOrganisationLogo(): Promise<ApiResult<Organisation>> {
   return callApi((api) => api.DELETE('/api/organisation/logo'), 'The logo could not be removed.');
 }
+
+/**
+ * Sets the organisation's GS1 company prefix (organisation admins): 6 to 12
+ * digits, from which its shipments' SSCCs are built.
+ */
+export function updateGs1CompanyPrefix(companyPrefix: string): Promise<ApiResult<Organisation>> {
+  return callApi(
+    (api) => api.PUT('/api/organisation/gs1', { body: { company_prefix: companyPrefix } }),
+    'The GS1 company prefix could not be saved.',
+  );
+}

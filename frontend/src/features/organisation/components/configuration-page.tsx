@@ -7,6 +7,7 @@ import { Stat } from '@/components/ui/stat';
 import { formatNumber } from '@/lib/format';
 import { useOrganisation, type Organisation } from '../api/organisation-api';
 import { BrandIdentity } from './brand-identity';
+import { Gs1Form } from './gs1-form';
 import { RenameForm } from './rename-form';
 import { UsageMeter } from './usage-meter';
 
@@ -25,7 +26,7 @@ const MODULE_COLUMNS: readonly Column<Module>[] = [
 ];
 
 /**
- * `/configuration`: the organisation's name, user limit and usage, and its
+ * `/configuration`: the organisation's name and GS1 company prefix, user limit and usage, and its
  * modules; `scanRules` (the route passes the scans feature's rules to a brand)
  * follows them.
  */
@@ -64,6 +65,11 @@ export function ConfigurationPage({ scanRules = null }: { scanRules?: ReactNode 
                 key={organisation.name}
                 organisation={organisation}
                 onRenamed={(renamed) => update(() => renamed)}
+              />
+              <Gs1Form
+                key={`gs1-${organisation.gs1CompanyPrefix ?? ''}`}
+                organisation={organisation}
+                onSaved={(saved) => update(() => saved)}
               />
               <dl className="dl">
                 <dt>Tenant id</dt>
