@@ -22,6 +22,7 @@ mod isolation;
 mod labels;
 mod limits;
 mod lots;
+mod manufacturing;
 mod me;
 mod modules;
 mod openapi;
