@@ -479,10 +479,7 @@ impl ManufacturingApi {
         let components = store::components(&mut tx, &ids).await?;
         drop(tx);
         Ok(JsonOk(BomList {
-            boms: rows
-                .into_iter()
-                .map(|r| bom_out(r, &components))
-                .collect(),
+            boms: rows.into_iter().map(|r| bom_out(r, &components)).collect(),
         }))
     }
 
@@ -539,10 +536,9 @@ impl ManufacturingApi {
         let bom = store::find_bom(&mut tx, body.product_id, version)
             .await?
             .ok_or_else(|| match version {
-                Some(v) => ApiError::not_found(format!(
-                    "{} has no BOM version {v}.",
-                    product.product_name
-                )),
+                Some(v) => {
+                    ApiError::not_found(format!("{} has no BOM version {v}.", product.product_name))
+                }
                 None => conflict(
                     "no_bom",
                     format!(
@@ -610,7 +606,8 @@ impl ManufacturingApi {
         status: Query<Option<OrderStatus>>,
     ) -> Result<JsonOk<ManufacturingOrderList>, QueryError> {
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
-        let rows = store::list_orders(&mut tx, status.0.map(OrderStatus::as_str), LIST_LIMIT).await?;
+        let rows =
+            store::list_orders(&mut tx, status.0.map(OrderStatus::as_str), LIST_LIMIT).await?;
         let mut boms: Vec<Uuid> = rows.iter().map(|r| r.bom_id).collect();
         boms.sort();
         boms.dedup();

@@ -322,14 +322,18 @@ pub async fn order(
         concat!(order_select!(), " WHERE o.id = $1")
     };
     sqlx::query_as(statement)
-    .bind(id)
-    .fetch_optional(conn)
-    .await
+        .bind(id)
+        .fetch_optional(conn)
+        .await
 }
 
 /// Sets order `id` to `status` (`in_progress` stamps `started_at`,
 /// `cancelled` `cancelled_at`).
-pub async fn set_status(conn: &mut PgConnection, id: Uuid, status: &str) -> Result<(), sqlx::Error> {
+pub async fn set_status(
+    conn: &mut PgConnection,
+    id: Uuid,
+    status: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE manufacturing_orders
             SET status = $2,

@@ -457,15 +457,20 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             "createManufacturingOrder",
             (
                 Allowed::BrandEditorsAndClientAdmins,
-                Some(json!({"product_id": none, "quantity": "0", "location_id": none,
-                            "output_lot_number": "L1"})),
+                Some(
+                    json!({"product_id": none, "quantity": "0", "location_id": none,
+                            "output_lot_number": "L1"}),
+                ),
             ),
         ),
         (
             "listManufacturingOrders",
             (Allowed::BrandAndClientMembers, None),
         ),
-        ("getManufacturingOrder", (Allowed::BrandAndClientMembers, None)),
+        (
+            "getManufacturingOrder",
+            (Allowed::BrandAndClientMembers, None),
+        ),
         (
             "startManufacturingOrder",
             (Allowed::BrandAndClientMembers, None),

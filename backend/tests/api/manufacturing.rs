@@ -110,11 +110,8 @@ async fn order(c: &Client, product: &str, quantity: &str, location: &str, lot: &
 }
 
 async fn start(c: &Client, id: &str) -> (StatusCode, Value) {
-    c.post(
-        &format!("/api/manufacturing-orders/{id}/start"),
-        json!({}),
-    )
-    .await
+    c.post(&format!("/api/manufacturing-orders/{id}/start"), json!({}))
+        .await
 }
 
 async fn complete(c: &Client, id: &str, body: Value) -> (StatusCode, Value) {
@@ -145,10 +142,9 @@ async fn bom_versions_are_consecutive_and_immutable() {
     assert_eq!(v1["components"][1]["quantity"], "0.5");
     // Parallel creates queue: distinct, consecutive versions.
     let three_oil = [(oil.as_str(), "3")];
-    let answers = futures::future::join_all(
-        (0..6).map(|_| create_bom(&p.admin, &cream, "10", &three_oil)),
-    )
-    .await;
+    let answers =
+        futures::future::join_all((0..6).map(|_| create_bom(&p.admin, &cream, "10", &three_oil)))
+            .await;
     let mut versions: Vec<i64> = answers
         .iter()
         .map(|(s, b)| {
@@ -164,7 +160,10 @@ async fn bom_versions_are_consecutive_and_immutable() {
     assert_eq!(boms.len(), 7);
     assert_eq!(boms[0]["version"], 7, "newest first");
     assert_eq!(boms[6]["components"].as_array().unwrap().len(), 2);
-    assert_eq!(p.app.audited(&p.brand, "manufacturing.bom_created").await, 7);
+    assert_eq!(
+        p.app.audited(&p.brand, "manufacturing.bom_created").await,
+        7
+    );
     // The database refuses changes to a version, even from the app's role.
     for statement in [
         "UPDATE boms SET output_quantity = 1",
@@ -208,15 +207,27 @@ async fn bad_boms_are_refused_and_change_nothing() {
     let foreign = product(&other_admin, "Foreign").await;
     for (components, status, what) in [
         (vec![(b.as_str(), "0")], StatusCode::BAD_REQUEST, "zero"),
-        (vec![(b.as_str(), "-1")], StatusCode::BAD_REQUEST, "negative"),
-        (vec![(b.as_str(), "1.2345")], StatusCode::BAD_REQUEST, "4 places"),
+        (
+            vec![(b.as_str(), "-1")],
+            StatusCode::BAD_REQUEST,
+            "negative",
+        ),
+        (
+            vec![(b.as_str(), "1.2345")],
+            StatusCode::BAD_REQUEST,
+            "4 places",
+        ),
         (
             vec![(b.as_str(), "1"), (b.as_str(), "2")],
             StatusCode::BAD_REQUEST,
             "twice",
         ),
         (vec![], StatusCode::BAD_REQUEST, "empty"),
-        (vec![(foreign.as_str(), "1")], StatusCode::NOT_FOUND, "another tenant's"),
+        (
+            vec![(foreign.as_str(), "1")],
+            StatusCode::NOT_FOUND,
+            "another tenant's",
+        ),
     ] {
         let (got, body) = create_bom(&p.admin, &a, "1", &components).await;
         assert_eq!(got, status, "{what}: {body}");
@@ -245,7 +256,10 @@ async fn component_cycles_at_any_depth_are_refused() {
     let (status, body) = create_bom(&p.admin, &b, "1", &[(&a, "1")]).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     assert!(
-        body["error"].as_str().unwrap().contains("Alpha cannot be a component of Bravo"),
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("Alpha cannot be a component of Bravo"),
         "{body}"
     );
     // A -> B -> C -> A, and D -> C with C -> D two levels down.
@@ -280,9 +294,7 @@ async fn component_cycles_at_any_depth_are_refused() {
         .count();
     assert_eq!(created, 1, "{answers:?}");
     assert!(
-        answers
-            .iter()
-            .any(|(s, _)| *s == StatusCode::BAD_REQUEST),
+        answers.iter().any(|(s, _)| *s == StatusCode::BAD_REQUEST),
         "{answers:?}"
     );
     // Versions written: A v1, v2; B v1, v2; C v1; and one of E, F.
@@ -310,9 +322,26 @@ async fn recipe() -> Recipe {
     let wax = product(&p.admin, "Wax").await;
     // 10 cream from 4 oil and 1 wax.
     bom(&p.admin, &cream, "10", &[(&oil, "4"), (&wax, "1")]).await;
-    let oil_late = stocked_lot(&p.admin, &oil, "OIL-LATE", Some("2099-01-01"), &p.bin, "10", "3").await;
-    let oil_early =
-        stocked_lot(&p.admin, &oil, "OIL-EARLY", Some("2098-01-01"), &p.bin, "3", "2").await;
+    let oil_late = stocked_lot(
+        &p.admin,
+        &oil,
+        "OIL-LATE",
+        Some("2099-01-01"),
+        &p.bin,
+        "10",
+        "3",
+    )
+    .await;
+    let oil_early = stocked_lot(
+        &p.admin,
+        &oil,
+        "OIL-EARLY",
+        Some("2098-01-01"),
+        &p.bin,
+        "3",
+        "2",
+    )
+    .await;
     let oil_expired = stocked_lot(&p.admin, &oil, "OIL-OLD", None, &p.bin, "50", "1").await;
     sqlx::query(sqlx::AssertSqlSafe(format!(
         "UPDATE {}.lots SET expires_on = current_date - 1 WHERE id = $1::uuid",
@@ -322,7 +351,16 @@ async fn recipe() -> Recipe {
     .execute(&p.app.owner)
     .await
     .unwrap();
-    let oil_held = stocked_lot(&p.admin, &oil, "OIL-HELD", Some("2097-01-01"), &p.bin, "50", "1").await;
+    let oil_held = stocked_lot(
+        &p.admin,
+        &oil,
+        "OIL-HELD",
+        Some("2097-01-01"),
+        &p.bin,
+        "50",
+        "1",
+    )
+    .await;
     let (status, body) = p
         .admin
         .post(
@@ -447,8 +485,14 @@ async fn completion_consumes_first_expiry_first_and_produces_the_costed_output_l
     };
     let inputs = classes("inputQuantityList");
     assert_eq!(inputs.len(), 3);
-    assert!(inputs.iter().any(|c| c.ends_with("/10/OIL-EARLY")), "{inputs:?}");
-    assert!(inputs.iter().any(|c| c.ends_with("/10/WAX-1")), "{inputs:?}");
+    assert!(
+        inputs.iter().any(|c| c.ends_with("/10/OIL-EARLY")),
+        "{inputs:?}"
+    );
+    assert!(
+        inputs.iter().any(|c| c.ends_with("/10/WAX-1")),
+        "{inputs:?}"
+    );
     let outputs = classes("outputQuantityList");
     assert_eq!(outputs.len(), 1);
     assert!(outputs[0].starts_with("https://id.gs1.org/01/"));
@@ -500,7 +544,12 @@ async fn a_shortage_names_every_short_component_and_consumes_nothing() {
     assert_eq!(available(c, &r.wax_lot).await, "5");
     let (_, still) = c.get(&format!("/api/manufacturing-orders/{id}")).await;
     assert_eq!(still["status"], "in_progress");
-    assert_eq!(r.p.app.audited(&r.p.brand, "manufacturing.order_completed").await, 0);
+    assert_eq!(
+        r.p.app
+            .audited(&r.p.brand, "manufacturing.order_completed")
+            .await,
+        0
+    );
     // A location elsewhere has none of it.
     let other = location(c).await;
     let o2 = order(c, &r.cream, "1", &other, "CREAM-3").await;
@@ -508,7 +557,10 @@ async fn a_shortage_names_every_short_component_and_consumes_nothing() {
     start(c, id2).await;
     let (status, body) = complete(c, id2, json!({"produced_quantity": "1"})).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
-    assert!(body["error"].as_str().unwrap().contains("0 available"), "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("0 available"),
+        "{body}"
+    );
 }
 
 #[tokio::test]
@@ -553,7 +605,10 @@ async fn every_refused_transition_answers_invalid_transition() {
         "complete a cancelled order",
     );
     let missing = uuid::Uuid::new_v4();
-    assert_eq!(start(c, &missing.to_string()).await.0, StatusCode::NOT_FOUND);
+    assert_eq!(
+        start(c, &missing.to_string()).await.0,
+        StatusCode::NOT_FOUND
+    );
     assert_eq!(start(c, "not-a-uuid").await.0, StatusCode::NOT_FOUND);
 }
 
@@ -570,18 +625,46 @@ async fn orders_refuse_bad_input() {
         b
     };
     for (body, status, code) in [
-        (with("quantity", json!("0")), StatusCode::BAD_REQUEST, "invalid_input"),
-        (with("output_lot_number", json!("")), StatusCode::BAD_REQUEST, "invalid_input"),
-        (with("expires_on", json!("2001-01-01")), StatusCode::BAD_REQUEST, "invalid_input"),
-        (with("bom_version", json!(9)), StatusCode::NOT_FOUND, "not_found"),
-        (with("product_id", json!(r.oil)), StatusCode::CONFLICT, "no_bom"),
+        (
+            with("quantity", json!("0")),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+        ),
+        (
+            with("output_lot_number", json!("")),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+        ),
+        (
+            with("expires_on", json!("2001-01-01")),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+        ),
+        (
+            with("bom_version", json!(9)),
+            StatusCode::NOT_FOUND,
+            "not_found",
+        ),
+        (
+            with("product_id", json!(r.oil)),
+            StatusCode::CONFLICT,
+            "no_bom",
+        ),
         (
             with("location_id", json!(uuid::Uuid::new_v4())),
             StatusCode::NOT_FOUND,
             "not_found",
         ),
-        (with("output_lot_number", json!("CREAM-X")), StatusCode::CREATED, ""),
-        (with("output_lot_number", json!("OIL-LATE")), StatusCode::CREATED, ""),
+        (
+            with("output_lot_number", json!("CREAM-X")),
+            StatusCode::CREATED,
+            "",
+        ),
+        (
+            with("output_lot_number", json!("OIL-LATE")),
+            StatusCode::CREATED,
+            "",
+        ),
     ] {
         let (got, answer) = post(body.clone()).await;
         assert_eq!(got, status, "{body}: {answer}");
@@ -592,7 +675,12 @@ async fn orders_refuse_bad_input() {
     // The output lot must be new for the product.
     let (got, answer) = post(with("product_id", json!(r.oil)).clone()).await;
     assert_eq!(got, StatusCode::CONFLICT, "{answer}");
-    let (status, _) = c.post("/api/lots", json!({"product_id": r.cream, "number": "TAKEN"})).await;
+    let (status, _) = c
+        .post(
+            "/api/lots",
+            json!({"product_id": r.cream, "number": "TAKEN"}),
+        )
+        .await;
     assert_eq!(status, StatusCode::CREATED);
     let (got, answer) = post(with("output_lot_number", json!("TAKEN"))).await;
     assert_eq!(got, StatusCode::CONFLICT, "{answer}");
@@ -648,7 +736,10 @@ async fn a_pinned_version_stays_and_inspected_products_come_out_in_quarantine() 
     assert_eq!(done["consumed"][0]["lot_number"], "W1");
     assert_eq!(done["unit_cost"], "0.10");
     let (_, lot) = c
-        .get(&format!("/api/lots/{}", done["output_lot_id"].as_str().unwrap()))
+        .get(&format!(
+            "/api/lots/{}",
+            done["output_lot_id"].as_str().unwrap()
+        ))
         .await;
     assert_eq!(lot["status"], "quarantine");
     // A named version.
@@ -672,7 +763,12 @@ async fn completion_with_codes_starts_a_code_job_for_the_output_lot() {
     let id = o["id"].as_str().unwrap();
     start(c, id).await;
     let moves = r.p.app.rows(&r.p.brand, "stock_moves").await;
-    let (status, body) = complete(c, id, json!({"produced_quantity": "2", "codes": 10_000_000})).await;
+    let (status, body) = complete(
+        c,
+        id,
+        json!({"produced_quantity": "2", "codes": 10_000_000}),
+    )
+    .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
     assert_eq!(body["code"], "code_quota");
     assert_eq!(r.p.app.rows(&r.p.brand, "stock_moves").await, moves);
@@ -728,11 +824,10 @@ async fn two_parallel_completions_of_one_order_complete_it_once() {
 #[tokio::test]
 async fn workers_start_and_complete_but_do_not_plan() {
     let r = recipe().await;
-    let worker_email = r
-        .p
-        .app
-        .account(&r.p.brand, brandops::accounts::Role::Worker)
-        .await;
+    let worker_email =
+        r.p.app
+            .account(&r.p.brand, brandops::accounts::Role::Worker)
+            .await;
     let worker = r.p.app.login(&worker_email).await;
     let (status, _) = create_bom(&worker, &r.cream, "1", &[(&r.oil, "1")]).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
