@@ -63,6 +63,7 @@ pub mod labels;
 pub mod lots;
 pub mod manufacturing;
 pub mod organisation;
+pub mod parties;
 pub mod passports;
 pub mod products;
 pub mod quality;

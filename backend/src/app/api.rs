@@ -21,6 +21,7 @@ use crate::labels::api::LabelsApi;
 use crate::lots::api::LotsApi;
 use crate::manufacturing::api::ManufacturingApi;
 use crate::organisation::api::OrganisationApi;
+use crate::parties::api::{CustomersApi, SuppliersApi};
 use crate::passports::api::PassportsApi;
 use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
 use crate::quality::api::QualityApi;
@@ -53,9 +54,16 @@ pub type Apis = (
         CompaniesApi,
         BatchUpdatesApi,
     ),
-    // The ERP (issue 22 on): the lot register, inventory, quality. The next
-    // ERP domains join this tuple.
-    (LotsApi, InventoryApi, QualityApi, ManufacturingApi),
+    // The ERP (issue 22 on): the lot register, inventory, quality, the
+    // parties, manufacturing. The next ERP domains join this tuple.
+    (
+        LotsApi,
+        InventoryApi,
+        QualityApi,
+        SuppliersApi,
+        CustomersApi,
+        ManufacturingApi,
+    ),
 );
 
 /// The operations whose bodies are not the guard's default 64 KiB ones.
