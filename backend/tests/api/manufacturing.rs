@@ -7,7 +7,9 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, create_product, unique};
+use crate::helpers::{
+    Client, TestApp, TestTenant, assert_isolated, create_product, slow_inserts, unique,
+};
 
 struct Plant {
     app: TestApp,
@@ -779,21 +781,6 @@ async fn completion_with_codes_starts_a_code_job_for_the_output_lot() {
     assert_eq!(job["status"], "done", "{job}");
     assert_eq!(job["quantity"], 3);
     assert_eq!(job["lot"]["number"], "CODED-1", "{job}");
-}
-
-/// Slows every insert into `table` of the tenant, so that parallel
-/// requests really overlap inside their transactions.
-async fn slow_inserts(app: &TestApp, t: &TestTenant, table: &str) {
-    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-        "CREATE FUNCTION {s}.test_slow_insert() RETURNS trigger LANGUAGE plpgsql AS
-             $$ BEGIN PERFORM pg_sleep(0.05); RETURN NEW; END $$;
-         CREATE TRIGGER test_slow_insert AFTER INSERT ON {s}.{table}
-             FOR EACH ROW EXECUTE FUNCTION {s}.test_slow_insert();",
-        s = t.schema
-    )))
-    .execute(&app.owner)
-    .await
-    .unwrap();
 }
 
 #[tokio::test]
