@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make bench`: run the `platform`, `codes`, `scans`, `pharma` and `inventory` benchmarks against a local cluster at
+# `make bench`: run the `platform`, `codes`, `scans`, `pharma`, `inventory` and `manufacturing` benchmarks against a local cluster at
 # .data/pg-bench (durable settings, not PG_FAST). The bench writes
 # docs/benchmarks.md itself. The cluster is left running; `make clean-data`
 # stops it.
@@ -23,3 +23,4 @@ cargo bench --manifest-path backend/Cargo.toml --bench codes
 cargo bench --manifest-path backend/Cargo.toml --bench scans
 cargo bench --manifest-path backend/Cargo.toml --bench pharma
 cargo bench --manifest-path backend/Cargo.toml --bench inventory
+cargo bench --manifest-path backend/Cargo.toml --bench manufacturing

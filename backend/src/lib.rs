@@ -26,7 +26,8 @@
 //! downloads), `companies` (a client's companies by CIN and their overview), `epcis` (EPCIS 2.0 events: capture, export, the product journey and
 //! traceability), `labels` (templates, previews, print jobs), `logistics` (shipments,
 //! their SSCCs, EPCIS shipping events and logistic labels), `lots` (the one lot
-//! register and its status history), `organisation`, `passports`
+//! register and its status history), `manufacturing` (bills of materials,
+//! manufacturing orders), `organisation`, `passports`
 //! (digital product passports and their versions), `products`,
 //! `quality` (inspections, nonconformances and CAPA, certificates of analysis),
 //! `reviews` (consumers' reviews from the scan page), `scans` (the public resolver, scan
@@ -62,6 +63,7 @@ pub mod inventory;
 pub mod labels;
 pub mod logistics;
 pub mod lots;
+pub mod manufacturing;
 pub mod organisation;
 pub mod parties;
 pub mod passports;

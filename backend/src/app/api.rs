@@ -20,6 +20,7 @@ use crate::inventory::api::InventoryApi;
 use crate::labels::api::LabelsApi;
 use crate::logistics::api::LogisticsApi;
 use crate::lots::api::LotsApi;
+use crate::manufacturing::api::ManufacturingApi;
 use crate::organisation::api::OrganisationApi;
 use crate::parties::api::{CustomersApi, SuppliersApi};
 use crate::passports::api::PassportsApi;
@@ -55,7 +56,7 @@ pub type Apis = (
         BatchUpdatesApi,
     ),
     // The ERP (issue 22 on): the lot register, inventory, quality, the
-    // parties, logistics. The next ERP domains join this tuple.
+    // parties, logistics, manufacturing. The next ERP domains join this tuple.
     (
         LotsApi,
         InventoryApi,
@@ -63,6 +64,7 @@ pub type Apis = (
         SuppliersApi,
         CustomersApi,
         LogisticsApi,
+        ManufacturingApi,
     ),
 );
 

@@ -485,6 +485,50 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             (Allowed::BrandEditorsAndClientAdmins, None),
         ),
         ("getShipmentLabel", (Allowed::BrandAndClientMembers, None)),
+        // Manufacturing (issue 23): members read, start and complete
+        // orders; brand admins and managers and client admins also create
+        // BOMs and orders and cancel them.
+        (
+            "createBom",
+            (
+                Allowed::BrandEditorsAndClientAdmins,
+                Some(json!({"product_id": none, "output_quantity": "0", "components": []})),
+            ),
+        ),
+        ("listBoms", (Allowed::BrandAndClientMembers, None)),
+        (
+            "createManufacturingOrder",
+            (
+                Allowed::BrandEditorsAndClientAdmins,
+                Some(
+                    json!({"product_id": none, "quantity": "0", "location_id": none,
+                            "output_lot_number": "L1"}),
+                ),
+            ),
+        ),
+        (
+            "listManufacturingOrders",
+            (Allowed::BrandAndClientMembers, None),
+        ),
+        (
+            "getManufacturingOrder",
+            (Allowed::BrandAndClientMembers, None),
+        ),
+        (
+            "startManufacturingOrder",
+            (Allowed::BrandAndClientMembers, None),
+        ),
+        (
+            "cancelManufacturingOrder",
+            (Allowed::BrandEditorsAndClientAdmins, None),
+        ),
+        (
+            "completeManufacturingOrder",
+            (
+                Allowed::BrandAndClientMembers,
+                Some(json!({"produced_quantity": "0"})),
+            ),
+        ),
     ])
 }
 

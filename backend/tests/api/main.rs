@@ -23,6 +23,7 @@ mod labels;
 mod limits;
 mod logistics;
 mod lots;
+mod manufacturing;
 mod me;
 mod modules;
 mod openapi;

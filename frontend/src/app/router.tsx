@@ -88,7 +88,12 @@ export const routes: RouteObject[] = [
               ofModule('qa', [
                 { path: rel(paths.qaCompliance.path), lazy: () => import('./routes/quality') },
               ]),
-              planned(rel(paths.manufacturing.path), 'manufacturing', 'manufacturing'),
+              ofModule('manufacturing', [
+                {
+                  path: rel(paths.manufacturing.path),
+                  lazy: () => import('./routes/manufacturing'),
+                },
+              ]),
               ofModule('logistics', [
                 { path: rel(paths.logistics.path), lazy: () => import('./routes/logistics') },
               ]),

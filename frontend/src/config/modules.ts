@@ -16,7 +16,6 @@ export const plannedModules = {
   calendar: { title: 'Calendar', summary: 'Production, delivery and audit dates in one calendar.' },
   organizer: { title: 'Task board', summary: 'A kanban board for your team’s work.' },
   procurement: { title: 'Procurement', summary: 'Suppliers, purchase orders and receipts.' },
-  manufacturing: { title: 'Manufacturing', summary: 'Work orders, batches and output.' },
   sales: { title: 'Sales', summary: 'Customers, orders and order quantities.' },
   pricing: { title: 'Pricing', summary: 'Price lists and discounts.' },
   financial: { title: 'Financial metrics', summary: 'Revenue, costs and margins.' },

@@ -120,10 +120,7 @@ export const navigation: NavSection[] = [
         module: 'procurement',
         planned: true,
       }),
-      item('Manufacturing', paths.manufacturing, SledgehammerIcon, {
-        module: 'manufacturing',
-        planned: true,
-      }),
+      item('Manufacturing', paths.manufacturing, SledgehammerIcon, { module: 'manufacturing' }),
       item('QA and compliance', paths.qaCompliance, TestTubeIcon, { module: 'qa' }),
       item('Logistics', paths.logistics, DeliveryIcon, { module: 'logistics' }),
       item('Sales', paths.sales, Shop2Icon, { module: 'sales', planned: true }),

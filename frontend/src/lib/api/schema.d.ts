@@ -2013,6 +2013,152 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/boms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The BOM versions of a product (`product_id`), newest first, or of
+         *     every product (at most 500), each with its components.
+         */
+        get: operations["listBoms"];
+        put?: never;
+        /**
+         * Creates the next version of a product's bill of materials (1 for its
+         *     first). Versions are never changed: a new list is a new version, and
+         *     orders keep the version they were made on. A component that would
+         *     close a cycle (the product itself, or one that needs the product
+         *     through the latest BOM versions at any depth) is refused with 400;
+         *     parallel creates queue, so they get consecutive versions and cannot
+         *     form a cycle together.
+         */
+        post: operations["createBom"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/manufacturing-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The manufacturing orders, newest first (at most 500), of one status
+         *     or all.
+         */
+        get: operations["listManufacturingOrders"];
+        put?: never;
+        /**
+         * Creates a manufacturing order, `planned`, pinned to the product's
+         *     latest BOM version or the one named. 409 `no_bom` when the product
+         *     has no BOM, `lot_exists` when it already has the output lot.
+         */
+        post: operations["createManufacturingOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/manufacturing-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One manufacturing order, with what it needs and the lots it
+         *     consumed.
+         */
+        get: operations["getManufacturingOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/manufacturing-orders/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Starts a planned order (workers, managers, admins): `in_progress`.
+         *     409 `invalid_transition` from any other state.
+         */
+        post: operations["startManufacturingOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/manufacturing-orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels a planned or in-progress order (nothing was consumed).
+         *     409 `invalid_transition` for a completed or cancelled one.
+         */
+        post: operations["cancelManufacturingOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/manufacturing-orders/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Completes an order in progress, in one transaction: consumes the
+         *     components (scaled to `produced_quantity`) from released, unexpired
+         *     lots at the order's location, earliest expiry first; produces the
+         *     output lot (in `quarantine` when the product requires inspection)
+         *     with a receipt move whose unit cost is the consumed lots' FIFO cost
+         *     over the quantity produced; records which input lots went into it
+         *     and how much of each; records an EPCIS TransformationEvent; and,
+         *     with `codes`, starts a code job for the output lot (403 `code_quota`
+         *     beyond the plan's quota). A shortage answers 409 `insufficient_stock`
+         *     naming every short component, and nothing is consumed. 409
+         *     `invalid_transition` unless the order is in progress (a second,
+         *     parallel completion gets it), `mixed_currencies` when the consumed
+         *     lots were received in different currencies, `lot_exists` when the
+         *     output lot was registered meanwhile.
+         */
+        post: operations["completeManufacturingOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/01/{gtin}/21/{serial}": {
         parameters: {
             query?: never;
@@ -2442,6 +2588,47 @@ export interface components {
             /** @description At most 100. */
             updates: components["schemas"]["BatchUpdate"][];
         };
+        /**
+         * Bom
+         * @description A version of a product's bill of materials: never changed once made.
+         */
+        Bom: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /**
+             * Format: int32
+             * @description 1, 2, ... per product, in order of creation.
+             */
+            version: number;
+            /** @description How much of the product one run makes, a decimal string. */
+            output_quantity: string;
+            components: components["schemas"]["BomComponent"][];
+            /** Format: uuid */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * BomComponent
+         * @description A component of a BOM version.
+         */
+        BomComponent: {
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** @description How much one run uses, a decimal string. */
+            quantity: string;
+        };
+        /**
+         * BomList
+         * @description BOM versions: of one product newest first, or of all by product name.
+         */
+        BomList: {
+            boms: components["schemas"]["Bom"][];
+        };
         /** BooleanAttribute */
         BooleanAttribute: {
             name: string;
@@ -2821,6 +3008,21 @@ export interface components {
             product_name: string;
             skuid: string;
             gtin: string;
+        };
+        /**
+         * ConsumedLot
+         * @description A lot an order consumed, and how much of it.
+         */
+        ConsumedLot: {
+            /** Format: uuid */
+            lot_id: string;
+            lot_number: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** Format: date */
+            expires_on?: string;
+            quantity: string;
         };
         /**
          * CurrencyValue
@@ -3464,6 +3666,76 @@ export interface components {
             facility_ids: string[];
         };
         /**
+         * ManufacturingOrder
+         * @description A manufacturing order.
+         */
+        ManufacturingOrder: {
+            /** Format: uuid */
+            id: string;
+            /** @description The number people quote: `MO-000042`. */
+            number: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** Format: uuid */
+            bom_id: string;
+            /**
+             * Format: int32
+             * @description The pinned BOM version.
+             */
+            bom_version: number;
+            /** @description How much to make, a decimal string. */
+            quantity: string;
+            /** Format: uuid */
+            location_id: string;
+            location_code: string;
+            output_lot_number: string;
+            /** Format: date */
+            expires_on?: string;
+            status: components["schemas"]["OrderStatus"];
+            /** @description What the order's quantity needs of each component. */
+            components: components["schemas"]["OrderComponent"][];
+            /** @description Once completed: how much was made, a decimal string. */
+            produced_quantity?: string;
+            /**
+             * Format: uuid
+             * @description Once completed: the lot produced.
+             */
+            output_lot_id?: string;
+            /**
+             * @description Once completed: the output's unit cost (the consumed components'
+             *     FIFO cost over the quantity produced), a decimal string.
+             */
+            unit_cost?: string;
+            currency?: string;
+            /**
+             * Format: uuid
+             * @description The code job started for the output lot, when codes were asked for.
+             */
+            code_job_id?: string;
+            /** @description The eventID of the EPCIS TransformationEvent recorded on completion. */
+            epcis_event_id?: string;
+            /** @description The lots consumed (in the answer of one order, not in lists). */
+            consumed?: components["schemas"]["ConsumedLot"][];
+            /** Format: uuid */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at?: string;
+            /** Format: date-time */
+            completed_at?: string;
+            /** Format: date-time */
+            cancelled_at?: string;
+        };
+        /**
+         * ManufacturingOrderList
+         * @description Manufacturing orders, newest first (at most 500).
+         */
+        ManufacturingOrderList: {
+            orders: components["schemas"]["ManufacturingOrder"][];
+        };
+        /**
          * Material
          * @description A material the product is made of.
          */
@@ -3502,6 +3774,35 @@ export interface components {
          * @enum {string}
          */
         MoveReason: "receipt" | "transfer" | "adjustment" | "consumption" | "shipment" | "scrap" | "return";
+        /** NewBom */
+        NewBom: {
+            /**
+             * Format: uuid
+             * @description The product the list makes.
+             */
+            product_id: string;
+            /** @description How much of the product one run makes (a decimal string above 0). */
+            output_quantity: string;
+            /**
+             * @description 1 to 100 components, each product once. A component that needs the
+             *     product (directly or through its own latest BOM, at any depth) is
+             *     refused: 400.
+             */
+            components: components["schemas"]["NewBomComponent"][];
+        };
+        /** NewBomComponent */
+        NewBomComponent: {
+            /**
+             * Format: uuid
+             * @description A product of the organisation, other than the one made.
+             */
+            product_id: string;
+            /**
+             * @description How much of it one run uses: more than 0, at most 3 decimal places,
+             *     as a string (`"2"`, `"0.25"`).
+             */
+            quantity: string;
+        };
         /**
          * NewCheck
          * @description One check of a new inspection: limits (`min` and/or `max`) or an
@@ -3612,6 +3913,35 @@ export interface components {
             /** Format: date */
             manufactured_on?: string;
             /** Format: date */
+            expires_on?: string;
+        };
+        /** NewManufacturingOrder */
+        NewManufacturingOrder: {
+            /**
+             * Format: uuid
+             * @description The product to make: it needs a BOM.
+             */
+            product_id: string;
+            /**
+             * Format: int32
+             * @description The BOM version to make it by; its latest when left out. Pinned on
+             *     the order: later versions do not change it.
+             */
+            bom_version?: number;
+            /** @description How much to make (a decimal string above 0). */
+            quantity: string;
+            /**
+             * Format: uuid
+             * @description Where the components are taken from and the output is put: a
+             *     warehouse, zone or bin.
+             */
+            location_id: string;
+            /** @description The number of the lot it produces (GS1 AI 10), new for the product. */
+            output_lot_number: string;
+            /**
+             * Format: date
+             * @description The output lot's expiry date, after today.
+             */
             expires_on?: string;
         };
         /** NewNonconformance */
@@ -3915,6 +4245,40 @@ export interface components {
             operator_id?: string;
             contact?: string;
         };
+        /** OrderCompletion */
+        OrderCompletion: {
+            /**
+             * @description How much was made (a decimal string above 0); the components are
+             *     consumed in proportion: `component quantity × produced_quantity /
+             *     output_quantity`, rounded up to 3 places.
+             */
+            produced_quantity: string;
+            /**
+             * Format: int64
+             * @description Start a code job of this many codes (1 to 10,000,000) for the output
+             *     lot, from the plan's code quota.
+             */
+            codes?: number;
+        };
+        /**
+         * OrderComponent
+         * @description A component an order needs.
+         */
+        OrderComponent: {
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /**
+             * @description What the order's quantity needs, scaled from the pinned BOM
+             *     version (rounded up to 3 places), a decimal string.
+             */
+            required: string;
+        };
+        /**
+         * @description Where a manufacturing order stands.
+         * @enum {string}
+         */
+        OrderStatus: "planned" | "in_progress" | "completed" | "cancelled";
         /**
          * Organisation
          * @description The signed-in user's organisation.
@@ -14909,6 +15273,688 @@ export interface operations {
              *     does not allow it): `error` says what. Nothing was changed.
              */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listBoms: {
+        parameters: {
+            query?: {
+                product_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description BOM versions: of one product newest first, or of all by product name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["BomList"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createBom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["NewBom"];
+            };
+        };
+        responses: {
+            /** @description The new version. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Bom"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listManufacturingOrders: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["OrderStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Manufacturing orders, newest first (at most 500). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ManufacturingOrderList"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createManufacturingOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["NewManufacturingOrder"];
+            };
+        };
+        responses: {
+            /** @description Created, `planned`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ManufacturingOrder"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getManufacturingOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A manufacturing order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ManufacturingOrder"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    startManufacturingOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A manufacturing order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ManufacturingOrder"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelManufacturingOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A manufacturing order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ManufacturingOrder"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    completeManufacturingOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["OrderCompletion"];
+            };
+        };
+        responses: {
+            /** @description A manufacturing order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ManufacturingOrder"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,5 @@
+import { ManufacturingPage } from '@/features/manufacturing/components/manufacturing-page';
+
+export function Component() {
+  return <ManufacturingPage />;
+}
