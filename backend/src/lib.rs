@@ -63,6 +63,7 @@ pub mod lots;
 pub mod organisation;
 pub mod passports;
 pub mod products;
+pub mod procurement;
 pub mod quality;
 pub mod reviews;
 pub mod scans;

@@ -21,6 +21,7 @@ use crate::labels::api::LabelsApi;
 use crate::lots::api::LotsApi;
 use crate::organisation::api::OrganisationApi;
 use crate::passports::api::PassportsApi;
+use crate::procurement::api::ProcurementApi;
 use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
 use crate::quality::api::QualityApi;
 use crate::reviews::api::ReviewsApi;
@@ -54,7 +55,7 @@ pub type Apis = (
     ),
     // The ERP (issue 22 on): the lot register, inventory, quality. The next
     // ERP domains join this tuple.
-    (LotsApi, InventoryApi, QualityApi),
+    (LotsApi, InventoryApi, QualityApi, ProcurementApi),
 );
 
 /// The operations whose bodies are not the guard's default 64 KiB ones.

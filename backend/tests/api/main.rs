@@ -27,6 +27,7 @@ mod modules;
 mod openapi;
 mod organisation;
 mod passports;
+mod procurement;
 mod product_images;
 mod products;
 mod public_contract;
