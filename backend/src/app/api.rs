@@ -20,6 +20,7 @@ use crate::inventory::api::InventoryApi;
 use crate::labels::api::LabelsApi;
 use crate::lots::api::LotsApi;
 use crate::organisation::api::OrganisationApi;
+use crate::parties::api::{CustomersApi, SuppliersApi};
 use crate::passports::api::PassportsApi;
 use crate::procurement::api::ProcurementApi;
 use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
@@ -53,9 +54,16 @@ pub type Apis = (
         CompaniesApi,
         BatchUpdatesApi,
     ),
-    // The ERP (issue 22 on): the lot register, inventory, quality. The next
-    // ERP domains join this tuple.
-    (LotsApi, InventoryApi, QualityApi, ProcurementApi),
+    // The ERP (issue 22 on): the lot register, inventory, quality, the
+    // parties, procurement. The next ERP domains join this tuple.
+    (
+        LotsApi,
+        InventoryApi,
+        QualityApi,
+        SuppliersApi,
+        CustomersApi,
+        ProcurementApi,
+    ),
 );
 
 /// The operations whose bodies are not the guard's default 64 KiB ones.

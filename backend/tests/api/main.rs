@@ -26,6 +26,7 @@ mod me;
 mod modules;
 mod openapi;
 mod organisation;
+mod parties;
 mod passports;
 mod procurement;
 mod product_images;

@@ -9,31 +9,13 @@ use serde_json::{Value, json};
 
 use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, create_product, unique};
 
-/// A supplier in tenant schema `schema` (the parties API is another part
-/// of the issue: written as the owner).
-async fn supplier_of(app: &TestApp, schema: &str, name: &str) -> String {
-    let id = uuid::Uuid::new_v4();
-    sqlx::query(sqlx::AssertSqlSafe(format!(
-        "INSERT INTO {schema}.suppliers (id, name, country) VALUES ($1, $2, 'DE')"
-    )))
-    .bind(id)
-    .bind(name)
-    .execute(&app.owner)
-    .await
-    .unwrap();
-    id.to_string()
-}
-
-async fn schema_of(app: &TestApp, c: &Client) -> String {
-    sqlx::query_scalar(
-        "SELECT schema_name FROM platform.tenants t
-          JOIN platform.accounts ac ON ac.tenant_id = t.id
-         WHERE ac.email = $1",
-    )
-    .bind(c.user["email"].as_str().unwrap_or_default())
-    .fetch_one(&app.owner)
-    .await
-    .unwrap()
+/// Adds a supplier through the parties API.
+async fn supplier(c: &Client, name: &str) -> String {
+    let (status, s) = c
+        .post("/api/suppliers", json!({"name": name, "country": "DE"}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{s}");
+    s["id"].as_str().unwrap().to_string()
 }
 
 /// A brand ready to buy: its admin, a supplier, two products (the second
@@ -52,7 +34,7 @@ async fn setup() -> Buyer {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
-    let supplier = supplier_of(&app, &brand.schema, "Acme Chemicals").await;
+    let supplier = supplier(&admin, "Acme Chemicals").await;
     let plain = create_product(&admin, "Aspirin 500", "ASP").await.id;
     let (status, p) = admin
         .post(
@@ -569,7 +551,7 @@ async fn bills_are_matched_three_ways_and_mismatches_need_an_admin_with_a_reason
     // supplier may use it.
     let (status, answer) = bill(&manager, &id(&o), "inv-1", &[(&l0, "1", "2.50")]).await;
     assert_eq!((status, answer["code"].as_str()), (StatusCode::CONFLICT, Some("duplicate_bill_number")), "{answer}");
-    let other_supplier = supplier_of(&b.app, &b.brand.schema, "Other GmbH").await;
+    let other_supplier = supplier(&b.admin, "Other GmbH").await;
     let o2 = confirmed(&b.admin, &other_supplier, &[(&b.plain, "1", "1")]).await;
     let (status, _) = bill(&manager, &id(&o2), "INV-1", &[(&line(&o2, 0), "1", "1")]).await;
     assert_eq!(status, StatusCode::CREATED);
@@ -645,8 +627,7 @@ async fn procurement_is_isolated() {
     assert_isolated(
         &app,
         async |a| {
-            let schema = schema_of(&app, a).await;
-            let supplier = supplier_of(&app, &schema, "Iso Supplies").await;
+            let supplier = supplier(a, "Iso Supplies").await;
             let product = create_product(a, "Iso", "ISO").await.id;
             let loc = location(a, &unique("ISO")).await;
             let o = confirmed(a, &supplier, &[(&product, "10", "1"), (&product, "5", "1")]).await;
