@@ -26,7 +26,8 @@
 //! downloads), `companies` (a client's companies by CIN and their overview), `epcis` (EPCIS 2.0 events: capture, export, the product journey and
 //! traceability), `labels` (templates, previews, print jobs), `lots` (the one lot
 //! register and its status history), `organisation`, `passports`
-//! (digital product passports and their versions), `products`,
+//! (digital product passports and their versions), `procurement` (purchase
+//! orders, receipts, supplier bills and the three-way match), `products`,
 //! `quality` (inspections, nonconformances and CAPA, certificates of analysis),
 //! `reviews` (consumers' reviews from the scan page), `scans` (the public resolver, scan
 //! records and analytics), `tenants`
@@ -63,8 +64,8 @@ pub mod lots;
 pub mod organisation;
 pub mod parties;
 pub mod passports;
-pub mod products;
 pub mod procurement;
+pub mod products;
 pub mod quality;
 pub mod reviews;
 pub mod scans;

@@ -131,5 +131,8 @@ async fn operations_belong_to_the_module_of_their_tag() {
     assert!(ops.of_module("qa").contains(&"createInspection"));
     assert!(ops.of_module("procurement").contains(&"createSupplier"));
     assert!(ops.of_module("logistics").contains(&"createCustomer"));
-    assert!(ops.of_module("procurement").contains(&"createPurchaseOrder"));
+    assert!(
+        ops.of_module("procurement")
+            .contains(&"createPurchaseOrder")
+    );
 }

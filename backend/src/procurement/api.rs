@@ -407,9 +407,7 @@ impl ProcurementApi {
         let mut lines = Vec::with_capacity(body.lines.len());
         for (i, line) in body.lines.iter().enumerate() {
             let n = i + 1;
-            let quantity = line
-                .quantity
-                .parse_as(&format!("lines[{n}].quantity"))?;
+            let quantity = line.quantity.parse_as(&format!("lines[{n}].quantity"))?;
             let unit_price = line
                 .unit_price
                 .parse_as(&format!("lines[{n}].unit_price"))?;
@@ -643,9 +641,7 @@ impl ProcurementApi {
         let mut seen = HashSet::new();
         for (i, line) in body.lines.iter().enumerate() {
             let n = i + 1;
-            let quantity = line
-                .quantity
-                .parse_as(&format!("lines[{n}].quantity"))?;
+            let quantity = line.quantity.parse_as(&format!("lines[{n}].quantity"))?;
             let lot_number = line.lot_number.as_str();
             if !gs1::is_lot_or_serial(lot_number) {
                 return Err(ApiError::invalid_input(format!(
@@ -736,7 +732,9 @@ impl ProcurementApi {
             let line = order_lines
                 .iter()
                 .find(|l| l.id == *line_id)
-                .ok_or_else(|| ApiError::not_found(format!("lines[{n}]: {number} has no such line.")))?;
+                .ok_or_else(|| {
+                    ApiError::not_found(format!("lines[{n}]: {number} has no such line."))
+                })?;
             let lot = lots::store::ensure(
                 &mut tx,
                 &caller.actor,
@@ -897,9 +895,7 @@ impl ProcurementApi {
         let mut seen = HashSet::new();
         for (i, line) in body.lines.iter().enumerate() {
             let n = i + 1;
-            let quantity = line
-                .quantity
-                .parse_as(&format!("lines[{n}].quantity"))?;
+            let quantity = line.quantity.parse_as(&format!("lines[{n}].quantity"))?;
             let unit_price = line
                 .unit_price
                 .parse_as(&format!("lines[{n}].unit_price"))?;
@@ -1061,10 +1057,7 @@ impl ProcurementApi {
 
 /// Order `id` with its lines, receipts and bills (404 when the tenant has
 /// none).
-async fn detail(
-    conn: &mut sqlx::PgConnection,
-    id: Uuid,
-) -> Result<PurchaseOrderDetail, ApiError> {
+async fn detail(conn: &mut sqlx::PgConnection, id: Uuid) -> Result<PurchaseOrderDetail, ApiError> {
     let order = store::find_order(conn, id)
         .await?
         .ok_or_else(no_such_order)?;

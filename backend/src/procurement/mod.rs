@@ -124,9 +124,7 @@ impl BillMatch {
 }
 
 /// Why a bill line does not match.
-#[derive(
-    Enum, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Enum, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[oai(rename_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum MismatchReason {
@@ -268,6 +266,9 @@ mod tests {
         let both = three_way_match(&order, &bill("7", "2.51"));
         assert_eq!(both.len(), 2);
         assert_eq!(both[1].reason, MismatchReason::PriceDiffers);
-        assert_eq!((both[1].expected.as_str(), both[1].billed.as_str()), ("2.50", "2.51"));
+        assert_eq!(
+            (both[1].expected.as_str(), both[1].billed.as_str()),
+            ("2.50", "2.51")
+        );
     }
 }

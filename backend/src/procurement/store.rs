@@ -99,7 +99,10 @@ pub async fn lock_order(conn: &mut PgConnection, id: Uuid) -> Result<bool, sqlx:
 }
 
 /// Order `id`, if the tenant has it.
-pub async fn find_order(conn: &mut PgConnection, id: Uuid) -> Result<Option<OrderRow>, sqlx::Error> {
+pub async fn find_order(
+    conn: &mut PgConnection,
+    id: Uuid,
+) -> Result<Option<OrderRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT o.id, o.number, o.supplier_id, s.name AS supplier_name, o.status,
                 o.expected_on, o.currency,
@@ -136,7 +139,11 @@ pub async fn list_orders(
 
 /// Sets the status of order `id` (locked by the caller), stamping the time
 /// of a confirmation or a cancellation.
-pub async fn set_status(conn: &mut PgConnection, id: Uuid, status: &str) -> Result<(), sqlx::Error> {
+pub async fn set_status(
+    conn: &mut PgConnection,
+    id: Uuid,
+    status: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE purchase_orders SET status = $2, updated_at = now(),
                 confirmed_at = CASE WHEN $2 = 'confirmed' THEN now() ELSE confirmed_at END,

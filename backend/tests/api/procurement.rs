@@ -117,7 +117,12 @@ async fn get_order(c: &Client, order: &str) -> Value {
     o
 }
 
-async fn bill(c: &Client, order: &str, number: &str, lines: &[(&str, &str, &str)]) -> (StatusCode, Value) {
+async fn bill(
+    c: &Client,
+    order: &str,
+    number: &str,
+    lines: &[(&str, &str, &str)],
+) -> (StatusCode, Value) {
     c.post(
         "/api/supplier-bills",
         json!({"purchase_order_id": order, "number": number,
@@ -165,7 +170,10 @@ async fn a_draft_order_keeps_money_as_decimal_strings_and_refuses_bad_input() {
     assert_eq!(o["lines"][0]["received_quantity"], "0");
     assert_eq!(o["lines"][0]["receivable_quantity"], "105");
     assert_eq!(o["lines"][1]["unit_price"], "10.125");
-    assert_eq!(b.app.audited(&b.brand, "procurement.order_created").await, 1);
+    assert_eq!(
+        b.app.audited(&b.brand, "procurement.order_created").await,
+        1
+    );
 
     let good_line = json!({"product_id": b.plain, "quantity": "1", "unit_price": "1"});
     let base = json!({"supplier_id": b.supplier, "expected_on": "2030-01-15", "currency": "EUR", "lines": [good_line]});
@@ -178,25 +186,45 @@ async fn a_draft_order_keeps_money_as_decimal_strings_and_refuses_bad_input() {
     let other = b.app.login(&other_brand.admin).await;
     let foreign_product = create_product(&other, "Theirs", "THR").await.id;
     for (body, want, what) in [
-        (with("currency", json!("eur")), StatusCode::BAD_REQUEST, "currency"),
-        (with("lines", json!([])), StatusCode::BAD_REQUEST, "no lines"),
         (
-            with("lines", json!([good_line, {"product_id": b.plain, "quantity": 5, "unit_price": "1"}])),
+            with("currency", json!("eur")),
+            StatusCode::BAD_REQUEST,
+            "currency",
+        ),
+        (
+            with("lines", json!([])),
+            StatusCode::BAD_REQUEST,
+            "no lines",
+        ),
+        (
+            with(
+                "lines",
+                json!([good_line, {"product_id": b.plain, "quantity": 5, "unit_price": "1"}]),
+            ),
             StatusCode::BAD_REQUEST,
             "a float quantity",
         ),
         (
-            with("lines", json!([good_line, {"product_id": b.plain, "quantity": "1", "unit_price": "-1"}])),
+            with(
+                "lines",
+                json!([good_line, {"product_id": b.plain, "quantity": "1", "unit_price": "-1"}]),
+            ),
             StatusCode::BAD_REQUEST,
             "a negative price",
         ),
         (
-            with("lines", json!([good_line, {"product_id": b.plain, "quantity": "0", "unit_price": "1"}])),
+            with(
+                "lines",
+                json!([good_line, {"product_id": b.plain, "quantity": "0", "unit_price": "1"}]),
+            ),
             StatusCode::BAD_REQUEST,
             "a zero quantity",
         ),
         (
-            with("lines", json!([good_line, {"product_id": foreign_product, "quantity": "1", "unit_price": "1"}])),
+            with(
+                "lines",
+                json!([good_line, {"product_id": foreign_product, "quantity": "1", "unit_price": "1"}]),
+            ),
             StatusCode::NOT_FOUND,
             "another tenant's product",
         ),
@@ -205,11 +233,18 @@ async fn a_draft_order_keeps_money_as_decimal_strings_and_refuses_bad_input() {
             StatusCode::NOT_FOUND,
             "an unknown supplier",
         ),
-        (with("expected_on", json!("2030-02-30")), StatusCode::BAD_REQUEST, "a bad date"),
+        (
+            with("expected_on", json!("2030-02-30")),
+            StatusCode::BAD_REQUEST,
+            "a bad date",
+        ),
     ] {
         let (status, answer) = b.admin.post("/api/purchase-orders", body).await;
         assert_eq!(status, want, "{what}: {answer}");
-        assert!(answer["error"].as_str().is_some_and(|e| !e.is_empty()), "{answer}");
+        assert!(
+            answer["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{answer}"
+        );
     }
     assert_eq!(b.app.rows(&b.brand, "purchase_orders").await, 1);
     assert_eq!(b.app.rows(&b.brand, "purchase_order_lines").await, 2);
@@ -231,16 +266,30 @@ async fn every_refused_transition_answers_invalid_transition() {
 
     // confirmed: not confirmed again.
     let (status, c) = step(&b.admin, &id(&draft), "confirm").await;
-    assert_eq!((status, c["status"].as_str()), (StatusCode::OK, Some("confirmed")));
+    assert_eq!(
+        (status, c["status"].as_str()),
+        (StatusCode::OK, Some("confirmed"))
+    );
     let (status, answer) = step(&b.admin, &id(&draft), "confirm").await;
-    assert_eq!((status, answer["code"].as_str()), (StatusCode::CONFLICT, Some("invalid_transition")));
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (StatusCode::CONFLICT, Some("invalid_transition"))
+    );
 
     // cancelled (from confirmed): nothing more.
     let (status, c) = step(&b.admin, &id(&draft), "cancel").await;
-    assert_eq!((status, c["status"].as_str()), (StatusCode::OK, Some("cancelled")), "{c}");
+    assert_eq!(
+        (status, c["status"].as_str()),
+        (StatusCode::OK, Some("cancelled")),
+        "{c}"
+    );
     for what in ["confirm", "cancel"] {
         let (status, answer) = step(&b.admin, &id(&draft), what).await;
-        assert_eq!((status, answer["code"].as_str()), (StatusCode::CONFLICT, Some("invalid_transition")), "{what}");
+        assert_eq!(
+            (status, answer["code"].as_str()),
+            (StatusCode::CONFLICT, Some("invalid_transition")),
+            "{what}"
+        );
     }
     let (status, answer) = receive(
         &b.admin,
@@ -248,7 +297,10 @@ async fn every_refused_transition_answers_invalid_transition() {
         receipt(&b.warehouse, &[(&line(&draft, 0), "1", "L1")]),
     )
     .await;
-    assert_eq!((status, answer["code"].as_str()), (StatusCode::CONFLICT, Some("invalid_transition")));
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (StatusCode::CONFLICT, Some("invalid_transition"))
+    );
 
     // A draft may be cancelled too.
     let other = order(&b.admin, &b.supplier, &[(&b.plain, "10", "1")]).await;
@@ -257,17 +309,43 @@ async fn every_refused_transition_answers_invalid_transition() {
 
     // partially_received and received: neither confirmed nor cancelled.
     let o = confirmed(&b.admin, &b.supplier, &[(&b.plain, "10", "1")]).await;
-    let (status, r) = receive(&b.admin, &id(&o), receipt(&b.warehouse, &[(&line(&o, 0), "4", "P1")])).await;
-    assert_eq!((status, r["order_status"].as_str()), (StatusCode::CREATED, Some("partially_received")), "{r}");
+    let (status, r) = receive(
+        &b.admin,
+        &id(&o),
+        receipt(&b.warehouse, &[(&line(&o, 0), "4", "P1")]),
+    )
+    .await;
+    assert_eq!(
+        (status, r["order_status"].as_str()),
+        (StatusCode::CREATED, Some("partially_received")),
+        "{r}"
+    );
     for what in ["confirm", "cancel"] {
         let (status, answer) = step(&b.admin, &id(&o), what).await;
-        assert_eq!((status, answer["code"].as_str()), (StatusCode::CONFLICT, Some("invalid_transition")), "{what}");
+        assert_eq!(
+            (status, answer["code"].as_str()),
+            (StatusCode::CONFLICT, Some("invalid_transition")),
+            "{what}"
+        );
     }
-    let (status, r) = receive(&b.admin, &id(&o), receipt(&b.warehouse, &[(&line(&o, 0), "6", "P1")])).await;
-    assert_eq!((status, r["order_status"].as_str()), (StatusCode::CREATED, Some("received")), "{r}");
+    let (status, r) = receive(
+        &b.admin,
+        &id(&o),
+        receipt(&b.warehouse, &[(&line(&o, 0), "6", "P1")]),
+    )
+    .await;
+    assert_eq!(
+        (status, r["order_status"].as_str()),
+        (StatusCode::CREATED, Some("received")),
+        "{r}"
+    );
     for what in ["confirm", "cancel"] {
         let (status, answer) = step(&b.admin, &id(&o), what).await;
-        assert_eq!((status, answer["code"].as_str()), (StatusCode::CONFLICT, Some("invalid_transition")), "{what}");
+        assert_eq!(
+            (status, answer["code"].as_str()),
+            (StatusCode::CONFLICT, Some("invalid_transition")),
+            "{what}"
+        );
     }
     assert_eq!(get_order(&b.admin, &id(&o)).await["status"], "received");
     // Unknown orders: 404.
@@ -281,8 +359,14 @@ async fn every_refused_transition_answers_invalid_transition() {
     assert!(ids.contains(&id(&draft)) && ids.contains(&id(&other)));
     let (_, list) = b.admin.get("/api/purchase-orders").await;
     assert_eq!(list["orders"].as_array().unwrap().len(), 3);
-    assert_eq!(b.app.audited(&b.brand, "procurement.order_confirmed").await, 2);
-    assert_eq!(b.app.audited(&b.brand, "procurement.order_cancelled").await, 2);
+    assert_eq!(
+        b.app.audited(&b.brand, "procurement.order_confirmed").await,
+        2
+    );
+    assert_eq!(
+        b.app.audited(&b.brand, "procurement.order_cancelled").await,
+        2
+    );
     assert_eq!(b.app.audited(&b.brand, "procurement.received").await, 2);
 }
 
@@ -301,8 +385,14 @@ async fn parallel_confirms_and_cancels_take_effect_once() {
             .count();
         assert_eq!((ok, refused), (1, 3), "{what}: {answers:?}");
     }
-    assert_eq!(b.app.audited(&b.brand, "procurement.order_confirmed").await, 1);
-    assert_eq!(b.app.audited(&b.brand, "procurement.order_cancelled").await, 1);
+    assert_eq!(
+        b.app.audited(&b.brand, "procurement.order_confirmed").await,
+        1
+    );
+    assert_eq!(
+        b.app.audited(&b.brand, "procurement.order_cancelled").await,
+        1
+    );
 }
 
 #[tokio::test]
@@ -336,7 +426,10 @@ async fn a_receipt_creates_lots_moves_stock_at_the_order_price_and_advances_the_
         .await;
     let moves = moves["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 2);
-    let plain = moves.iter().find(|m| m["product_id"] == b.plain.as_str()).unwrap();
+    let plain = moves
+        .iter()
+        .find(|m| m["product_id"] == b.plain.as_str())
+        .unwrap();
     assert_eq!(plain["reason"], "receipt");
     assert_eq!(plain["unit_cost"], "2.50");
     assert_eq!(plain["currency"], "EUR");
@@ -386,7 +479,10 @@ async fn a_receipt_creates_lots_moves_stock_at_the_order_price_and_advances_the_
         )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
-    assert!(answer["error"].as_str().unwrap().contains("2031-05-31"), "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("2031-05-31"),
+        "{answer}"
+    );
     assert_eq!(b.app.rows(&b.brand, "stock_moves").await, 3);
     assert_eq!(b.app.audited(&b.brand, "lot.created").await, 2);
 }
@@ -406,12 +502,42 @@ async fn one_bad_line_changes_nothing() {
     let foreign_location = location(&foreign_admin, "FOREIGN").await;
     let good = (line(&o, 0), "5", "G-1");
     for (second, location, want, code) in [
-        ((line(&o, 1), "11", "B-1"), b.warehouse.clone(), StatusCode::CONFLICT, "over_receipt"),
-        ((line(&other, 0), "1", "B-1"), b.warehouse.clone(), StatusCode::NOT_FOUND, "not_found"),
-        ((line(&o, 1), "1", "bad lot"), b.warehouse.clone(), StatusCode::BAD_REQUEST, "invalid_input"),
-        ((line(&o, 1), "1.0001", "B-1"), b.warehouse.clone(), StatusCode::BAD_REQUEST, "invalid_input"),
-        ((line(&o, 0), "1", "B-1"), b.warehouse.clone(), StatusCode::BAD_REQUEST, "invalid_input"),
-        ((line(&o, 1), "1", "B-1"), foreign_location.clone(), StatusCode::NOT_FOUND, "not_found"),
+        (
+            (line(&o, 1), "11", "B-1"),
+            b.warehouse.clone(),
+            StatusCode::CONFLICT,
+            "over_receipt",
+        ),
+        (
+            (line(&other, 0), "1", "B-1"),
+            b.warehouse.clone(),
+            StatusCode::NOT_FOUND,
+            "not_found",
+        ),
+        (
+            (line(&o, 1), "1", "bad lot"),
+            b.warehouse.clone(),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+        ),
+        (
+            (line(&o, 1), "1.0001", "B-1"),
+            b.warehouse.clone(),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+        ),
+        (
+            (line(&o, 0), "1", "B-1"),
+            b.warehouse.clone(),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+        ),
+        (
+            (line(&o, 1), "1", "B-1"),
+            foreign_location.clone(),
+            StatusCode::NOT_FOUND,
+            "not_found",
+        ),
     ] {
         let (status, answer) = receive(
             &b.admin,
@@ -422,9 +548,19 @@ async fn one_bad_line_changes_nothing() {
             ),
         )
         .await;
-        assert_eq!((status, answer["code"].as_str()), (want, Some(code)), "{answer}");
+        assert_eq!(
+            (status, answer["code"].as_str()),
+            (want, Some(code)),
+            "{answer}"
+        );
     }
-    for table in ["lots", "stock_moves", "stock_balances", "purchase_receipts", "purchase_receipt_lines"] {
+    for table in [
+        "lots",
+        "stock_moves",
+        "stock_balances",
+        "purchase_receipts",
+        "purchase_receipt_lines",
+    ] {
         assert_eq!(b.app.rows(&b.brand, table).await, 0, "{table}");
     }
     let detail = get_order(&b.admin, &id(&o)).await;
@@ -439,12 +575,36 @@ async fn receipts_stop_at_five_percent_over_the_ordered_quantity() {
     let b = setup().await;
     let o = confirmed(&b.admin, &b.supplier, &[(&b.plain, "100", "1")]).await;
     let l = line(&o, 0);
-    let (status, r) = receive(&b.admin, &id(&o), receipt(&b.warehouse, &[(&l, "105", "L1")])).await;
-    assert_eq!((status, r["order_status"].as_str()), (StatusCode::CREATED, Some("received")), "{r}");
-    let (status, answer) = receive(&b.admin, &id(&o), receipt(&b.warehouse, &[(&l, "0.001", "L1")])).await;
-    assert_eq!((status, answer["code"].as_str()), (StatusCode::CONFLICT, Some("over_receipt")), "{answer}");
-    assert!(answer["error"].as_str().unwrap().contains("105"), "{answer}");
-    assert_eq!(get_order(&b.admin, &id(&o)).await["lines"][0]["received_quantity"], "105");
+    let (status, r) = receive(
+        &b.admin,
+        &id(&o),
+        receipt(&b.warehouse, &[(&l, "105", "L1")]),
+    )
+    .await;
+    assert_eq!(
+        (status, r["order_status"].as_str()),
+        (StatusCode::CREATED, Some("received")),
+        "{r}"
+    );
+    let (status, answer) = receive(
+        &b.admin,
+        &id(&o),
+        receipt(&b.warehouse, &[(&l, "0.001", "L1")]),
+    )
+    .await;
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (StatusCode::CONFLICT, Some("over_receipt")),
+        "{answer}"
+    );
+    assert!(
+        answer["error"].as_str().unwrap().contains("105"),
+        "{answer}"
+    );
+    assert_eq!(
+        get_order(&b.admin, &id(&o)).await["lines"][0]["received_quantity"],
+        "105"
+    );
 }
 
 #[tokio::test]
@@ -453,14 +613,21 @@ async fn parallel_receipts_at_the_limit_never_over_receive() {
     slow_inserts(&b.app, &b.brand, "purchase_receipt_lines").await;
     let o = confirmed(&b.admin, &b.supplier, &[(&b.plain, "100", "1")]).await;
     let l = line(&o, 0);
-    let worker = b.app.login(&b.app.account(&b.brand, Role::Worker).await).await;
+    let worker = b
+        .app
+        .login(&b.app.account(&b.brand, Role::Worker).await)
+        .await;
     // Ten receipts of 15 where 105 may arrive: exactly seven fit.
+    let order_id = id(&o);
     let answers = futures::future::join_all((0..10).map(|i| {
         let c = if i % 2 == 0 { &b.admin } else { &worker };
-        receive(c, &id(&o), receipt(&b.warehouse, &[(&l, "15", "L1")]))
+        receive(c, &order_id, receipt(&b.warehouse, &[(&l, "15", "L1")]))
     }))
     .await;
-    let created = answers.iter().filter(|(s, _)| *s == StatusCode::CREATED).count();
+    let created = answers
+        .iter()
+        .filter(|(s, _)| *s == StatusCode::CREATED)
+        .count();
     let over = answers
         .iter()
         .filter(|(s, a)| *s == StatusCode::CONFLICT && a["code"] == "over_receipt")
@@ -469,7 +636,10 @@ async fn parallel_receipts_at_the_limit_never_over_receive() {
     let detail = get_order(&b.admin, &id(&o)).await;
     assert_eq!(detail["lines"][0]["received_quantity"], "105");
     assert_eq!(detail["status"], "received");
-    let (_, stock) = b.admin.get(&format!("/api/stock?product_id={}", b.plain)).await;
+    let (_, stock) = b
+        .admin
+        .get(&format!("/api/stock?product_id={}", b.plain))
+        .await;
     assert_eq!(stock["stock"][0]["on_hand"], "105");
     assert_eq!(b.app.rows(&b.brand, "stock_moves").await, 7);
     assert_eq!(b.app.rows(&b.brand, "purchase_receipts").await, 7);
@@ -502,16 +672,25 @@ async fn a_retried_receipt_with_the_same_key_receives_once() {
         assert_eq!(answer["id"], answers[0].1["id"]);
     }
     assert_eq!(b.app.rows(&b.brand, "stock_moves").await, 1);
-    assert_eq!(get_order(&b.admin, &id(&o)).await["lines"][0]["received_quantity"], "3");
+    assert_eq!(
+        get_order(&b.admin, &id(&o)).await["lines"][0]["received_quantity"],
+        "3"
+    );
     let other = receipt(&b.warehouse, &[(&line(&o, 0), "4", "K1")]);
     let (status, answer) = send(&other).await;
-    assert_eq!((status, answer["code"].as_str()), (StatusCode::CONFLICT, Some("idempotency_key_reused")));
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (StatusCode::CONFLICT, Some("idempotency_key_reused"))
+    );
 }
 
 #[tokio::test]
 async fn bills_are_matched_three_ways_and_mismatches_need_an_admin_with_a_reason() {
     let b = setup().await;
-    let manager = b.app.login(&b.app.account(&b.brand, Role::Manager).await).await;
+    let manager = b
+        .app
+        .login(&b.app.account(&b.brand, Role::Manager).await)
+        .await;
     let o = confirmed(
         &b.admin,
         &b.supplier,
@@ -519,11 +698,22 @@ async fn bills_are_matched_three_ways_and_mismatches_need_an_admin_with_a_reason
     )
     .await;
     let (l0, l1) = (line(&o, 0), line(&o, 1));
-    let (status, _) = receive(&b.admin, &id(&o), receipt(&b.warehouse, &[(&l0, "6", "A"), (&l1, "5", "S")])).await;
+    let (status, _) = receive(
+        &b.admin,
+        &id(&o),
+        receipt(&b.warehouse, &[(&l0, "6", "A"), (&l1, "5", "S")]),
+    )
+    .await;
     assert_eq!(status, StatusCode::CREATED);
 
     // Matched: within what was received, at the order's prices.
-    let (status, first) = bill(&manager, &id(&o), "INV-1", &[(&l0, "4", "2.50"), (&l1, "5", "4")]).await;
+    let (status, first) = bill(
+        &manager,
+        &id(&o),
+        "INV-1",
+        &[(&l0, "4", "2.50"), (&l1, "5", "4")],
+    )
+    .await;
     assert_eq!(status, StatusCode::CREATED, "{first}");
     assert_eq!(first["match"], "matched");
     assert_eq!(first["mismatches"], json!([]));
@@ -532,7 +722,13 @@ async fn bills_are_matched_three_ways_and_mismatches_need_an_admin_with_a_reason
 
     // Billed before counts: 6 received, 4 billed, 3 more is 1 too many;
     // and a price that differs.
-    let (status, second) = bill(&manager, &id(&o), "INV-2", &[(&l0, "3", "2.60"), (&l1, "0.001", "4")]).await;
+    let (status, second) = bill(
+        &manager,
+        &id(&o),
+        "INV-2",
+        &[(&l0, "3", "2.60"), (&l1, "0.001", "4")],
+    )
+    .await;
     assert_eq!(status, StatusCode::CREATED, "{second}");
     assert_eq!(second["match"], "mismatch");
     assert_eq!(
@@ -550,7 +746,11 @@ async fn bills_are_matched_three_ways_and_mismatches_need_an_admin_with_a_reason
     // The number is unique per supplier, whatever its case; another
     // supplier may use it.
     let (status, answer) = bill(&manager, &id(&o), "inv-1", &[(&l0, "1", "2.50")]).await;
-    assert_eq!((status, answer["code"].as_str()), (StatusCode::CONFLICT, Some("duplicate_bill_number")), "{answer}");
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (StatusCode::CONFLICT, Some("duplicate_bill_number")),
+        "{answer}"
+    );
     let other_supplier = supplier(&b.admin, "Other GmbH").await;
     let o2 = confirmed(&b.admin, &other_supplier, &[(&b.plain, "1", "1")]).await;
     let (status, _) = bill(&manager, &id(&o2), "INV-1", &[(&line(&o2, 0), "1", "1")]).await;
@@ -558,45 +758,91 @@ async fn bills_are_matched_three_ways_and_mismatches_need_an_admin_with_a_reason
     // A line of another order, a line twice: refused, nothing recorded.
     let (status, _) = bill(&manager, &id(&o), "INV-9", &[(&line(&o2, 0), "1", "1")]).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    let (status, _) = bill(&manager, &id(&o), "INV-9", &[(&l0, "1", "1"), (&l0, "1", "1")]).await;
+    let (status, _) = bill(
+        &manager,
+        &id(&o),
+        "INV-9",
+        &[(&l0, "1", "1"), (&l0, "1", "1")],
+    )
+    .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(b.app.rows(&b.brand, "supplier_bills").await, 3);
 
     // Approval: a matched bill by a manager; a mismatched one only by an
     // admin with a reason.
     let (status, ok) = approve(&manager, &id(&first), json!({})).await;
-    assert_eq!((status, ok["status"].as_str()), (StatusCode::OK, Some("approved")), "{ok}");
+    assert_eq!(
+        (status, ok["status"].as_str()),
+        (StatusCode::OK, Some("approved")),
+        "{ok}"
+    );
     let (status, answer) = approve(&manager, &id(&first), json!({})).await;
-    assert_eq!((status, answer["code"].as_str()), (StatusCode::CONFLICT, Some("invalid_transition")));
-    let (status, answer) = approve(&manager, &id(&second), json!({"reason": "Agreed by phone"})).await;
-    assert_eq!((status, answer["code"].as_str()), (StatusCode::CONFLICT, Some("bill_mismatch")), "{answer}");
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (StatusCode::CONFLICT, Some("invalid_transition"))
+    );
+    let (status, answer) =
+        approve(&manager, &id(&second), json!({"reason": "Agreed by phone"})).await;
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (StatusCode::CONFLICT, Some("bill_mismatch")),
+        "{answer}"
+    );
     let (status, answer) = approve(&b.admin, &id(&second), json!({})).await;
-    assert_eq!((status, answer["code"].as_str()), (StatusCode::CONFLICT, Some("bill_mismatch")), "{answer}");
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (StatusCode::CONFLICT, Some("bill_mismatch")),
+        "{answer}"
+    );
     let (status, answer) = approve(&b.admin, &id(&second), json!({"reason": "  "})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
-    let (status, ok) = approve(&b.admin, &id(&second), json!({"reason": "Price rise agreed by phone"})).await;
+    let (status, ok) = approve(
+        &b.admin,
+        &id(&second),
+        json!({"reason": "Price rise agreed by phone"}),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{ok}");
     assert_eq!(ok["approval_reason"], "Price rise agreed by phone");
     assert_eq!(ok["match"], "mismatch");
 
-    let (_, list) = b.admin.get(&format!("/api/supplier-bills?purchase_order_id={}", id(&o))).await;
+    let (_, list) = b
+        .admin
+        .get(&format!("/api/supplier-bills?purchase_order_id={}", id(&o)))
+        .await;
     assert_eq!(list["bills"].as_array().unwrap().len(), 2);
     let (_, list) = b.admin.get("/api/supplier-bills").await;
     assert_eq!(list["bills"].as_array().unwrap().len(), 3);
     assert_eq!(b.app.audited(&b.brand, "procurement.bill_created").await, 3);
-    assert_eq!(b.app.audited(&b.brand, "procurement.bill_approved").await, 2);
+    assert_eq!(
+        b.app.audited(&b.brand, "procurement.bill_approved").await,
+        2
+    );
 }
 
 #[tokio::test]
 async fn workers_read_and_receive_but_neither_order_nor_bill() {
     let b = setup().await;
-    let worker = b.app.login(&b.app.account(&b.brand, Role::Worker).await).await;
+    let worker = b
+        .app
+        .login(&b.app.account(&b.brand, Role::Worker).await)
+        .await;
     let o = confirmed(&b.admin, &b.supplier, &[(&b.plain, "10", "1")]).await;
-    let (status, _) = receive(&worker, &id(&o), receipt(&b.warehouse, &[(&line(&o, 0), "10", "W1")])).await;
+    let (status, _) = receive(
+        &worker,
+        &id(&o),
+        receipt(&b.warehouse, &[(&line(&o, 0), "10", "W1")]),
+    )
+    .await;
     assert_eq!(status, StatusCode::CREATED);
     let (status, list) = worker.get("/api/purchase-orders").await;
-    assert_eq!((status, list["orders"].as_array().map(Vec::len)), (StatusCode::OK, Some(1)));
-    let (status, _) = worker.get(&format!("/api/purchase-orders/{}", id(&o))).await;
+    assert_eq!(
+        (status, list["orders"].as_array().map(Vec::len)),
+        (StatusCode::OK, Some(1))
+    );
+    let (status, _) = worker
+        .get(&format!("/api/purchase-orders/{}", id(&o)))
+        .await;
     assert_eq!(status, StatusCode::OK);
     let (status, _) = worker.get("/api/supplier-bills").await;
     assert_eq!(status, StatusCode::OK);
@@ -631,7 +877,8 @@ async fn procurement_is_isolated() {
             let product = create_product(a, "Iso", "ISO").await.id;
             let loc = location(a, &unique("ISO")).await;
             let o = confirmed(a, &supplier, &[(&product, "10", "1"), (&product, "5", "1")]).await;
-            let (status, _) = receive(a, &id(&o), receipt(&loc, &[(&line(&o, 0), "2", "ISO1")])).await;
+            let (status, _) =
+                receive(a, &id(&o), receipt(&loc, &[(&line(&o, 0), "2", "ISO1")])).await;
             assert_eq!(status, StatusCode::CREATED);
             let (status, made) = bill(a, &id(&o), "ISO-BILL", &[(&line(&o, 0), "2", "1")]).await;
             assert_eq!(status, StatusCode::CREATED);
@@ -646,7 +893,8 @@ async fn procurement_is_isolated() {
                 c.get("/api/purchase-orders").await,
                 c.get(&format!("/api/purchase-orders/{order}")).await,
                 c.get("/api/supplier-bills").await,
-                c.get(&format!("/api/supplier-bills?purchase_order_id={order}")).await,
+                c.get(&format!("/api/supplier-bills?purchase_order_id={order}"))
+                    .await,
                 step(c, order, "cancel").await,
                 receive(c, order, receipt(loc, &[(second_line, "1", "X1")])).await,
                 bill(c, order, "X-BILL", &[(second_line, "1", "1")]).await,

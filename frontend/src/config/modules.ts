@@ -15,7 +15,6 @@ export const plannedModules = {
   },
   calendar: { title: 'Calendar', summary: 'Production, delivery and audit dates in one calendar.' },
   organizer: { title: 'Task board', summary: 'A kanban board for your team’s work.' },
-  procurement: { title: 'Procurement', summary: 'Suppliers, purchase orders and receipts.' },
   manufacturing: { title: 'Manufacturing', summary: 'Work orders, batches and output.' },
   logistics: { title: 'Logistics', summary: 'Shipments, carriers and deliveries.' },
   sales: { title: 'Sales', summary: 'Customers, orders and order quantities.' },
