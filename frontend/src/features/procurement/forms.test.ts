@@ -54,14 +54,14 @@ describe('the order form', () => {
       supplier_id: 's-1',
       expected_on: '2030-01-15',
       currency: 'eur',
-      lines: [{ product_id: 'p-1', quantity: '007.50', unit_price: '0,125' }],
+      lines: [{ product_id: 'p-1', quantity: '007.50', unit_price: '0,5' }],
     };
     expect(hasErrors(validateOrder(values))).toBe(false);
     expect(orderBody(values)).toEqual({
       supplier_id: 's-1',
       expected_on: '2030-01-15',
       currency: 'EUR',
-      lines: [{ product_id: 'p-1', quantity: '7.50', unit_price: '0.125' }],
+      lines: [{ product_id: 'p-1', quantity: '7.50', unit_price: '0.5' }],
     });
     expect(
       validateOrder({ ...values, lines: [{ ...values.lines[0]!, quantity: '-1' }] }).lines[0]
