@@ -153,7 +153,8 @@ pub struct Receipt {
     pub received_by: Option<Uuid>,
     pub received_at: DateTime<Utc>,
     pub lines: Vec<ReceiptLine>,
-    /// The order's status after this receipt (when it was recorded).
+    /// The order's status: just after this receipt in the answer to a
+    /// receipt, the order's status now in an order's detail.
     pub order_status: OrderStatus,
 }
 

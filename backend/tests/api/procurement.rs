@@ -139,11 +139,16 @@ async fn approve(c: &Client, bill: &str, body: Value) -> (StatusCode, Value) {
 /// Slows every insert into `table` of the tenant, so that parallel
 /// requests really overlap inside their transactions.
 async fn slow_inserts(app: &TestApp, t: &TestTenant, table: &str) {
+    slow(app, t, table, "INSERT").await;
+}
+
+/// Slows `event` (`INSERT`, `UPDATE`) on `table` of the tenant.
+async fn slow(app: &TestApp, t: &TestTenant, table: &str, event: &str) {
     sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-        "CREATE FUNCTION {s}.test_slow_insert() RETURNS trigger LANGUAGE plpgsql AS
+        "CREATE FUNCTION {s}.test_slow_{table}() RETURNS trigger LANGUAGE plpgsql AS
              $$ BEGIN PERFORM pg_sleep(0.05); RETURN NEW; END $$;
-         CREATE TRIGGER test_slow_insert AFTER INSERT ON {s}.{table}
-             FOR EACH ROW EXECUTE FUNCTION {s}.test_slow_insert();",
+         CREATE TRIGGER test_slow AFTER {event} ON {s}.{table}
+             FOR EACH ROW EXECUTE FUNCTION {s}.test_slow_{table}();",
         s = t.schema
     )))
     .execute(&app.owner)
@@ -373,7 +378,9 @@ async fn every_refused_transition_answers_invalid_transition() {
 #[tokio::test]
 async fn parallel_confirms_and_cancels_take_effect_once() {
     let b = setup().await;
-    slow_inserts(&b.app, &b.brand, "idempotency_keys").await;
+    // Each step's UPDATE is slowed: without the order's row lock, all four
+    // would read `draft` and all would succeed.
+    slow(&b.app, &b.brand, "purchase_orders", "UPDATE").await;
     for what in ["confirm", "cancel"] {
         let o = order(&b.admin, &b.supplier, &[(&b.plain, "10", "1")]).await;
         let o = id(&o);

@@ -4580,7 +4580,10 @@ export interface components {
             /** Format: date-time */
             received_at: string;
             lines: components["schemas"]["ReceiptLine"][];
-            /** @description The order's status after this receipt (when it was recorded). */
+            /**
+             * @description The order's status: just after this receipt in the answer to a
+             *     receipt, the order's status now in an order's detail.
+             */
             order_status: components["schemas"]["OrderStatus"] & unknown;
         };
         /**
