@@ -183,11 +183,28 @@ async fn get(
         .ok_or_else(|| no_such(kind))
 }
 
+/// The fields both kinds have, parsed (a 400 naming the field otherwise).
+fn parse(
+    name: &Text<CompanyName>,
+    gln: &Optional<Text<Gln>>,
+    email: &Optional<Text<Email>>,
+    country: &Text<Country>,
+    customer_group: Option<String>,
+) -> Result<NewParty, ApiError> {
+    Ok(NewParty {
+        name: name.parse()?.as_str().to_string(),
+        gln: gln.parse_as("gln")?,
+        email: email.parse()?.map(|e| e.as_str().to_string()),
+        country: country.parse_as("country")?,
+        customer_group,
+    })
+}
+
 async fn create(
     state: &SharedState,
     caller: &TenantSession,
     kind: Kind,
-    party: NewParty<'_>,
+    party: NewParty,
 ) -> Result<PartyRow, ApiError> {
     let mut tx = state.db.begin_tenant(&caller.tenant).await?;
     let id = Uuid::new_v4();
@@ -200,7 +217,7 @@ async fn create(
                 format!(
                     "Another {} of your organisation has the GLN {}; a GLN names one place.",
                     kind.word(),
-                    party.gln.unwrap_or_default()
+                    party.gln.as_deref().unwrap_or_default()
                 ),
             ),
             None => ApiError::from(e),
@@ -264,17 +281,7 @@ impl SuppliersApi {
         caller: TenantSession,
         body: Json<NewSupplier>,
     ) -> Result<SupplierCreated, WriteConflictError> {
-        let name = body.name.parse()?;
-        let gln = body.gln.parse_as("gln")?;
-        let email = body.email.parse()?;
-        let country = body.country.parse_as("country")?;
-        let party = NewParty {
-            name: name.as_str(),
-            gln: gln.as_deref(),
-            email: email.as_ref().map(Email::as_str),
-            country: &country,
-            customer_group: None,
-        };
+        let party = parse(&body.name, &body.gln, &body.email, &body.country, None)?;
         let row = create(&state, &caller, Kind::Supplier, party).await?;
         Ok(SupplierCreated::Created(Json(row.into())))
     }
@@ -320,18 +327,8 @@ impl CustomersApi {
         caller: TenantSession,
         body: Json<NewCustomer>,
     ) -> Result<CustomerCreated, WriteConflictError> {
-        let name = body.name.parse()?;
-        let gln = body.gln.parse_as("gln")?;
-        let email = body.email.parse()?;
-        let country = body.country.parse_as("country")?;
         let group = body.group.parse_as("group")?;
-        let party = NewParty {
-            name: name.as_str(),
-            gln: gln.as_deref(),
-            email: email.as_ref().map(Email::as_str),
-            country: &country,
-            customer_group: group.as_deref(),
-        };
+        let party = parse(&body.name, &body.gln, &body.email, &body.country, group)?;
         let row = create(&state, &caller, Kind::Customer, party).await?;
         Ok(CustomerCreated::Created(Json(row.into())))
     }

@@ -21,12 +21,12 @@ pub struct PartyRow {
 }
 
 /// What a new party is.
-pub struct NewParty<'a> {
-    pub name: &'a str,
-    pub gln: Option<&'a str>,
-    pub email: Option<&'a str>,
-    pub country: &'a str,
-    pub customer_group: Option<&'a str>,
+pub struct NewParty {
+    pub name: String,
+    pub gln: Option<String>,
+    pub email: Option<String>,
+    pub country: String,
+    pub customer_group: Option<String>,
 }
 
 /// The organisation's parties of `kind` by name, those whose name (any
@@ -82,7 +82,7 @@ pub async fn insert(
     conn: &mut PgConnection,
     kind: Kind,
     id: Uuid,
-    party: &NewParty<'_>,
+    party: &NewParty,
     by: Uuid,
 ) -> Result<PartyRow, sqlx::Error> {
     let query = match kind {
@@ -99,12 +99,12 @@ pub async fn insert(
     };
     query
         .bind(id)
-        .bind(party.name)
-        .bind(party.gln)
-        .bind(party.email)
-        .bind(party.country)
+        .bind(&party.name)
+        .bind(&party.gln)
+        .bind(&party.email)
+        .bind(&party.country)
         .bind(by)
-        .bind(party.customer_group)
+        .bind(&party.customer_group)
         .fetch_one(conn)
         .await
 }

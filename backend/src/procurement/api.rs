@@ -26,6 +26,7 @@ use crate::gs1;
 use crate::http::error::{
     ApiError, LookupError, QueryError, StateError, WriteLookupError, WriteStateError,
 };
+use crate::http::fields::ShortText;
 use crate::http::input::{IsoDate, Optional, PathId, Text};
 use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
@@ -38,7 +39,6 @@ use crate::inventory::{
 };
 use crate::json_response;
 use crate::lots::{self, LotStatus};
-use crate::passports::ShortText;
 use crate::products;
 
 #[derive(Default)]
