@@ -28,7 +28,8 @@
 //! their SSCCs, EPCIS shipping events and logistic labels), `lots` (the one lot
 //! register and its status history), `manufacturing` (bills of materials,
 //! manufacturing orders), `organisation`, `passports`
-//! (digital product passports and their versions), `products`,
+//! (digital product passports and their versions), `procurement` (purchase
+//! orders, receipts, supplier bills and the three-way match), `products`,
 //! `quality` (inspections, nonconformances and CAPA, certificates of analysis),
 //! `reviews` (consumers' reviews from the scan page), `scans` (the public resolver, scan
 //! records and analytics), `tenants`
@@ -67,6 +68,7 @@ pub mod manufacturing;
 pub mod organisation;
 pub mod parties;
 pub mod passports;
+pub mod procurement;
 pub mod products;
 pub mod quality;
 pub mod reviews;

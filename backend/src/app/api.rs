@@ -24,6 +24,7 @@ use crate::manufacturing::api::ManufacturingApi;
 use crate::organisation::api::OrganisationApi;
 use crate::parties::api::{CustomersApi, SuppliersApi};
 use crate::passports::api::PassportsApi;
+use crate::procurement::api::ProcurementApi;
 use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
 use crate::quality::api::QualityApi;
 use crate::reviews::api::ReviewsApi;
@@ -56,7 +57,8 @@ pub type Apis = (
         BatchUpdatesApi,
     ),
     // The ERP (issue 22 on): the lot register, inventory, quality, the
-    // parties, logistics, manufacturing. The next ERP domains join this tuple.
+    // parties, logistics, manufacturing, procurement. The next ERP domains join
+    // this tuple.
     (
         LotsApi,
         InventoryApi,
@@ -65,6 +67,7 @@ pub type Apis = (
         CustomersApi,
         LogisticsApi,
         ManufacturingApi,
+        ProcurementApi,
     ),
 );
 

@@ -135,4 +135,8 @@ async fn operations_belong_to_the_module_of_their_tag() {
         ops.of_module("manufacturing")
             .contains(&"completeManufacturingOrder")
     );
+    assert!(
+        ops.of_module("procurement")
+            .contains(&"createPurchaseOrder")
+    );
 }

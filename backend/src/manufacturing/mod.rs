@@ -21,7 +21,7 @@ use crate::epcis::{self, EventSource, NewEvent};
 
 /// Where a manufacturing order stands.
 #[derive(Enum, Clone, Copy, Debug, PartialEq, Eq)]
-#[oai(rename_all = "snake_case")]
+#[oai(rename = "ManufacturingOrderStatus", rename_all = "snake_case")]
 pub enum OrderStatus {
     /// Created, its BOM version pinned; nothing consumed yet.
     Planned,

@@ -529,6 +529,48 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
                 Some(json!({"produced_quantity": "0"})),
             ),
         ),
+        // Procurement (issue 23): members read and receive; brand admins and
+        // managers and client admins order, bill and approve.
+        ("listPurchaseOrders", (Allowed::BrandAndClientMembers, None)),
+        ("getPurchaseOrder", (Allowed::BrandAndClientMembers, None)),
+        (
+            "createPurchaseOrder",
+            (
+                Allowed::BrandEditorsAndClientAdmins,
+                Some(json!({"supplier_id": none, "expected_on": "2030-01-01",
+                            "currency": "EUR", "lines": []})),
+            ),
+        ),
+        (
+            "confirmPurchaseOrder",
+            (Allowed::BrandEditorsAndClientAdmins, None),
+        ),
+        (
+            "cancelPurchaseOrder",
+            (Allowed::BrandEditorsAndClientAdmins, None),
+        ),
+        (
+            "createPurchaseReceipt",
+            (
+                Allowed::BrandAndClientMembers,
+                Some(json!({"location_id": none, "lines": []})),
+            ),
+        ),
+        ("listSupplierBills", (Allowed::BrandAndClientMembers, None)),
+        (
+            "createSupplierBill",
+            (
+                Allowed::BrandEditorsAndClientAdmins,
+                Some(json!({"purchase_order_id": none, "number": "", "lines": []})),
+            ),
+        ),
+        (
+            "approveSupplierBill",
+            (
+                Allowed::BrandEditorsAndClientAdmins,
+                Some(json!({"reason": ""})),
+            ),
+        ),
     ])
 }
 

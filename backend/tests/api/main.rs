@@ -30,6 +30,7 @@ mod openapi;
 mod organisation;
 mod parties;
 mod passports;
+mod procurement;
 mod product_images;
 mod products;
 mod public_contract;

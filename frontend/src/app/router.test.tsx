@@ -356,22 +356,22 @@ describe('routes and guards', () => {
   it('says an ERP module is not part of the plan instead of "not available yet"', async () => {
     const session = {
       ...adminSession,
-      allowedPaths: [...adminSession.allowedPaths, '/procurement'],
+      allowedPaths: [...adminSession.allowedPaths, '/Sales'],
     };
     signInAs({ ...session, modules: ['products'] });
     mockApi({});
-    renderAt('/procurement');
+    renderAt('/Sales');
     expect(
       await screen.findByRole('heading', { name: 'This module is not part of your plan' }),
     ).toBeInTheDocument();
     expect(screen.getByTestId('not-in-plan')).toHaveTextContent(
-      'Procurement is not part of your organisation’s plan',
+      'Sales and orders is not part of your organisation’s plan',
     );
     expect(screen.queryByTestId('not-available')).not.toBeInTheDocument();
     cleanup();
 
     signInAs(session);
-    renderAt('/procurement');
+    renderAt('/Sales');
     expect(await screen.findByTestId('not-available')).toHaveTextContent('Not available yet');
     expect(screen.queryByTestId('not-in-plan')).not.toBeInTheDocument();
   });

@@ -76,7 +76,9 @@ export const routes: RouteObject[] = [
                 },
               ]),
               { path: rel(paths.profile.path), lazy: () => import('./routes/profile') },
-              planned(rel(paths.procurement.path), 'procurement', 'procurement'),
+              ofModule('procurement', [
+                { path: rel(paths.procurement.path), lazy: () => import('./routes/procurement') },
+              ]),
               { path: rel(paths.usage.path), lazy: () => import('./routes/usage') },
               ofModule('inventory', [
                 { path: rel(paths.inventory.path), lazy: () => import('./routes/inventory') },

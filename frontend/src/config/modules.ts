@@ -15,7 +15,6 @@ export const plannedModules = {
   },
   calendar: { title: 'Calendar', summary: 'Production, delivery and audit dates in one calendar.' },
   organizer: { title: 'Task board', summary: 'A kanban board for your team’s work.' },
-  procurement: { title: 'Procurement', summary: 'Suppliers, purchase orders and receipts.' },
   sales: { title: 'Sales', summary: 'Customers, orders and order quantities.' },
   pricing: { title: 'Pricing', summary: 'Price lists and discounts.' },
   financial: { title: 'Financial metrics', summary: 'Revenue, costs and margins.' },

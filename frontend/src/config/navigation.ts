@@ -116,10 +116,7 @@ export const navigation: NavSection[] = [
       }),
       item('Inventory', paths.inventory, ClipboardListIcon, { module: 'inventory' }),
       item('Stock valuation', paths.erpInventory, WalletMoneyIcon, { module: 'inventory' }),
-      item('Procurement', paths.procurement, CartLarge2Icon, {
-        module: 'procurement',
-        planned: true,
-      }),
+      item('Procurement', paths.procurement, CartLarge2Icon, { module: 'procurement' }),
       item('Manufacturing', paths.manufacturing, SledgehammerIcon, { module: 'manufacturing' }),
       item('QA and compliance', paths.qaCompliance, TestTubeIcon, { module: 'qa' }),
       item('Logistics', paths.logistics, DeliveryIcon, { module: 'logistics' }),

@@ -2159,6 +2159,179 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/purchase-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The purchase orders, newest first (at most 500), in one status when
+         *     given.
+         */
+        get: operations["listPurchaseOrders"];
+        put?: never;
+        /**
+         * Creates a purchase order as a `draft` (admins and managers): a
+         *     supplier of the organisation, the date the goods are expected, the
+         *     currency, and 1 to 200 lines of active products with their
+         *     quantities and unit prices (decimal strings). One bad line refuses
+         *     the whole order (400, naming the line).
+         */
+        post: operations["createPurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/purchase-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One purchase order with its lines (ordered, received, still
+         *     receivable and billed quantities), its receipts (lot by lot) and its
+         *     bills.
+         */
+        get: operations["getPurchaseOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/purchase-orders/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirms a draft order (admins and managers): it is sent to the
+         *     supplier and goods may be received. Any other status: 409
+         *     `invalid_transition`.
+         */
+        post: operations["confirmPurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/purchase-orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels a draft or confirmed order that has no receipts (admins and
+         *     managers). Anything else: 409 `invalid_transition`.
+         */
+        post: operations["cancelPurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/purchase-orders/{id}/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receives goods against a confirmed (or partly received) order
+         *     (workers, managers, admins), into one location, in one transaction:
+         *     for each line, its lot is created (in `quarantine` when the product
+         *     requires inspection, else `released`) or extended, a receipt move at
+         *     the line's unit price in the order's currency is written to the
+         *     ledger, and the line's received quantity is raised, never beyond 5%
+         *     above the ordered quantity (409 `over_receipt`). The order becomes
+         *     `partially_received`, or `received` when every line has arrived in
+         *     full. A draft or cancelled order: 409 `invalid_transition`. One bad
+         *     line changes nothing.
+         * @description With an `Idempotency-Key` header, a retry with the same key answers
+         *     the first receipt without receiving again; the same key with
+         *     another request is refused with 409 `idempotency_key_reused`.
+         */
+        post: operations["createPurchaseReceipt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/supplier-bills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The supplier bills, newest first (at most 500), of one order when
+         *     given.
+         */
+        get: operations["listSupplierBills"];
+        put?: never;
+        /**
+         * Records a supplier's bill against a purchase order (admins and
+         *     managers) and matches it three ways, line by line: the quantity
+         *     billed must be at most what was received less what earlier bills
+         *     charged for the line (`quantity_not_received`), and the unit price
+         *     must be the order's (`price_differs`). Every recorded bill counts as
+         *     billed, approved or not. A mismatched bill is recorded too: it
+         *     answers `match: mismatch` with the mismatches and waits for an
+         *     admin. The number is unique per supplier, whatever its case (409
+         *     `duplicate_bill_number`).
+         */
+        post: operations["createSupplierBill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/supplier-bills/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approves a pending bill for payment (admins and managers). A
+         *     mismatched bill answers 409 `bill_mismatch` unless an admin approves
+         *     it with a `reason`, which is kept. A bill is approved once (409
+         *     `invalid_transition` after).
+         */
+        post: operations["approveSupplierBill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/01/{gtin}/21/{serial}": {
         parameters: {
             query?: never;
@@ -2588,6 +2761,24 @@ export interface components {
             /** @description At most 100. */
             updates: components["schemas"]["BatchUpdate"][];
         };
+        /** BillApproval */
+        BillApproval: {
+            /**
+             * @description Required to approve a mismatched bill (admins only), 1 to 200
+             *     characters; kept with the approval.
+             */
+            reason?: string;
+        };
+        /**
+         * @description Whether a bill matched its order and receipts.
+         * @enum {string}
+         */
+        BillMatch: "matched" | "mismatch";
+        /**
+         * @description Whether a bill may be paid.
+         * @enum {string}
+         */
+        BillStatus: "pending" | "approved";
         /**
          * Bom
          * @description A version of a product's bill of materials: never changed once made.
@@ -3692,7 +3883,7 @@ export interface components {
             output_lot_number: string;
             /** Format: date */
             expires_on?: string;
-            status: components["schemas"]["OrderStatus"];
+            status: components["schemas"]["ManufacturingOrderStatus"];
             /** @description What the order's quantity needs of each component. */
             components: components["schemas"]["OrderComponent"][];
             /** @description Once completed: how much was made, a decimal string. */
@@ -3736,6 +3927,11 @@ export interface components {
             orders: components["schemas"]["ManufacturingOrder"][];
         };
         /**
+         * @description Where a manufacturing order stands.
+         * @enum {string}
+         */
+        ManufacturingOrderStatus: "planned" | "in_progress" | "completed" | "cancelled";
+        /**
          * Material
          * @description A material the product is made of.
          */
@@ -3763,6 +3959,24 @@ export interface components {
              */
             items: components["schemas"]["Material"][];
         };
+        /**
+         * Mismatch
+         * @description One line of a bill that does not match: what was expected (the
+         *     quantity received and not yet billed, or the order's unit price) and
+         *     what was billed, both decimal strings.
+         */
+        Mismatch: {
+            /** Format: uuid */
+            line_id: string;
+            reason: components["schemas"]["MismatchReason"];
+            expected: string;
+            billed: string;
+        };
+        /**
+         * @description Why a bill line does not match.
+         * @enum {string}
+         */
+        MismatchReason: "quantity_not_received" | "price_differs";
         /** Module */
         Module: {
             key: string;
@@ -3995,6 +4209,70 @@ export interface components {
             /** @description The unit its quantities are counted in (default `each`). */
             unit?: string;
         };
+        /** NewPurchaseOrder */
+        NewPurchaseOrder: {
+            /**
+             * Format: uuid
+             * @description One of the organisation's suppliers.
+             */
+            supplier_id: string;
+            /**
+             * Format: date
+             * @description When the goods are expected.
+             */
+            expected_on: string;
+            /**
+             * @description ISO 4217, e.g. `EUR`: every unit price is in it.
+             * @enum {string}
+             */
+            currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XCG" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XUA" | "YER" | "ZAR" | "ZMW" | "ZWG";
+            /** @description 1 to 200 lines. */
+            lines: components["schemas"]["NewPurchaseOrderLine"][];
+        };
+        /** NewPurchaseOrderLine */
+        NewPurchaseOrderLine: {
+            /**
+             * Format: uuid
+             * @description An active product of the organisation.
+             */
+            product_id: string;
+            /** @description More than 0, at most 3 decimal places, as a string: `"100"`. */
+            quantity: string;
+            /** @description 0 or more, at most 6 decimal places, as a string: `"12.50"`. */
+            unit_price: string;
+        };
+        /** NewReceipt */
+        NewReceipt: {
+            /**
+             * Format: uuid
+             * @description Where the goods go (a quarantine location is usual for goods that
+             *     require inspection).
+             */
+            location_id: string;
+            /** @description 1 to 200 lines. */
+            lines: components["schemas"]["NewReceiptLine"][];
+        };
+        /** NewReceiptLine */
+        NewReceiptLine: {
+            /**
+             * Format: uuid
+             * @description A line of this order, at most once per receipt.
+             */
+            line_id: string;
+            /** @description More than 0, at most 3 decimal places, as a string. */
+            quantity: string;
+            /**
+             * @description The supplier's lot number (GS1 AI 10): the lot is created, or
+             *     extended when the product has it already.
+             */
+            lot_number: string;
+            /**
+             * Format: date
+             * @description The lot's expiry date (for a new lot; an existing lot keeps its own
+             *     and must not be given another).
+             */
+            expires_on?: string;
+        };
         /** NewReservation */
         NewReservation: {
             /** Format: uuid */
@@ -4098,6 +4376,30 @@ export interface components {
             email?: string;
             /** @description ISO 3166-1 alpha-2, upper case (`DE`). */
             country: string;
+        };
+        /** NewSupplierBill */
+        NewSupplierBill: {
+            /** Format: uuid */
+            purchase_order_id: string;
+            /**
+             * @description The supplier's bill number, 1 to 200 characters: unique per
+             *     supplier, whatever its case.
+             */
+            number: string;
+            /** @description 1 to 200 lines. */
+            lines: components["schemas"]["NewSupplierBillLine"][];
+        };
+        /** NewSupplierBillLine */
+        NewSupplierBillLine: {
+            /**
+             * Format: uuid
+             * @description A line of the bill's order, at most once per bill.
+             */
+            line_id: string;
+            /** @description More than 0, at most 3 decimal places, as a string. */
+            quantity: string;
+            /** @description In the order's currency: 0 or more, at most 6 decimal places. */
+            unit_price: string;
         };
         /** NewTenant */
         NewTenant: {
@@ -4274,11 +4576,6 @@ export interface components {
              */
             required: string;
         };
-        /**
-         * @description Where a manufacturing order stands.
-         * @enum {string}
-         */
-        OrderStatus: "planned" | "in_progress" | "completed" | "cancelled";
         /**
          * Organisation
          * @description The signed-in user's organisation.
@@ -4746,6 +5043,106 @@ export interface components {
             createdAt: string;
         };
         /**
+         * PurchaseOrder
+         * @description A purchase order: what is bought from a supplier, at what price.
+         */
+        PurchaseOrder: {
+            /** Format: uuid */
+            id: string;
+            /** @description The number people quote, `PO-000042`. */
+            number: string;
+            /** Format: uuid */
+            supplier_id: string;
+            supplier_name: string;
+            status: components["schemas"]["PurchaseOrderStatus"];
+            /** Format: date */
+            expected_on: string;
+            /** @description ISO 4217: every price of the order is in it. */
+            currency: string;
+            /** @description Quantity × unit price over the lines, a decimal string. */
+            total: string;
+            /** Format: uuid */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            confirmed_at?: string;
+            /** Format: date-time */
+            cancelled_at?: string;
+        };
+        /**
+         * PurchaseOrderDetail
+         * @description A purchase order with its lines, receipts and bills.
+         */
+        PurchaseOrderDetail: {
+            /** Format: uuid */
+            id: string;
+            /** @description The number people quote, `PO-000042`. */
+            number: string;
+            /** Format: uuid */
+            supplier_id: string;
+            supplier_name: string;
+            status: components["schemas"]["PurchaseOrderStatus"];
+            /** Format: date */
+            expected_on: string;
+            /** @description ISO 4217: every price of the order is in it. */
+            currency: string;
+            /** @description Quantity × unit price over the lines, a decimal string. */
+            total: string;
+            /** Format: uuid */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            confirmed_at?: string;
+            /** Format: date-time */
+            cancelled_at?: string;
+            /** @description By position. */
+            lines: components["schemas"]["PurchaseOrderLine"][];
+            /** @description Oldest first. */
+            receipts: components["schemas"]["Receipt"][];
+            /** @description Newest first. */
+            bills: components["schemas"]["SupplierBill"][];
+        };
+        /**
+         * PurchaseOrderLine
+         * @description A line of a purchase order, with what arrived and was billed of it.
+         */
+        PurchaseOrderLine: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: int32
+             * @description 1, 2, … in the order the lines were given.
+             */
+            position: number;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** @description Its lots arrive in `quarantine` (else `released`). */
+            requires_inspection: boolean;
+            /** @description Decimal strings. */
+            quantity: string;
+            unit_price: string;
+            received_quantity: string;
+            /** @description What may still be received: up to 5% above the ordered quantity. */
+            receivable_quantity: string;
+            /** @description Charged by the bills recorded against it. */
+            billed_quantity: string;
+        };
+        /**
+         * PurchaseOrderList
+         * @description The purchase orders, newest first (at most 500).
+         */
+        PurchaseOrderList: {
+            orders: components["schemas"]["PurchaseOrder"][];
+        };
+        /**
+         * @description Where a purchase order stands.
+         * @enum {string}
+         */
+        PurchaseOrderStatus: "draft" | "confirmed" | "partially_received" | "received" | "cancelled";
+        /**
          * QuantityView
          * @description An EPC class and how many of it.
          */
@@ -4754,6 +5151,50 @@ export interface components {
             /** Format: double */
             quantity?: number;
             uom?: string;
+        };
+        /**
+         * Receipt
+         * @description Goods that arrived against a purchase order, into one location.
+         */
+        Receipt: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            purchase_order_id: string;
+            /** Format: uuid */
+            location_id: string;
+            location_code: string;
+            /** Format: uuid */
+            received_by?: string;
+            /** Format: date-time */
+            received_at: string;
+            lines: components["schemas"]["ReceiptLine"][];
+            /**
+             * @description The order's status: just after this receipt in the answer to a
+             *     receipt, the order's status now in an order's detail.
+             */
+            order_status: components["schemas"]["PurchaseOrderStatus"] & unknown;
+        };
+        /**
+         * ReceiptLine
+         * @description What one receipt brought in for one order line.
+         */
+        ReceiptLine: {
+            /** Format: uuid */
+            line_id: string;
+            /** Format: uuid */
+            lot_id: string;
+            lot_number: string;
+            /** @description The lot's status now. */
+            lot_status: components["schemas"]["LotStatus"] & unknown;
+            /** Format: date */
+            expires_on?: string;
+            quantity: string;
+            /**
+             * Format: uuid
+             * @description The stock move (reason `receipt`) that put it into stock.
+             */
+            move_id: string;
         };
         /**
          * RecordStep
@@ -5571,6 +6012,51 @@ export interface components {
             country: string;
             /** Format: date-time */
             created_at: string;
+        };
+        /**
+         * SupplierBill
+         * @description A supplier's bill against a purchase order, with its three-way match.
+         */
+        SupplierBill: {
+            /** Format: uuid */
+            id: string;
+            /** @description The supplier's own number, unique per supplier. */
+            number: string;
+            /** Format: uuid */
+            supplier_id: string;
+            supplier_name: string;
+            /** Format: uuid */
+            purchase_order_id: string;
+            order_number: string;
+            /** @description The order's currency. */
+            currency: string;
+            /** @description Quantity × unit price over its lines, a decimal string. */
+            total: string;
+            /** @description As matched when the bill was recorded. */
+            match: components["schemas"]["BillMatch"] & unknown;
+            /** @description Empty when matched. */
+            mismatches: components["schemas"]["Mismatch"][];
+            status: components["schemas"]["BillStatus"];
+            /** Format: uuid */
+            approved_by?: string;
+            /** Format: date-time */
+            approved_at?: string;
+            /**
+             * @description Why a mismatched bill was approved (or a note given with a matched
+             *     one).
+             */
+            approval_reason?: string;
+            /** Format: uuid */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * SupplierBillList
+         * @description The supplier bills, newest first (at most 500).
+         */
+        SupplierBillList: {
+            bills: components["schemas"]["SupplierBill"][];
         };
         /**
          * SupplierList
@@ -15460,7 +15946,7 @@ export interface operations {
     listManufacturingOrders: {
         parameters: {
             query?: {
-                status?: components["schemas"]["OrderStatus"];
+                status?: components["schemas"]["ManufacturingOrderStatus"];
             };
             header?: never;
             path?: never;
@@ -15888,6 +16374,792 @@ export interface operations {
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["ManufacturingOrder"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPurchaseOrders: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["PurchaseOrderStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The purchase orders, newest first (at most 500). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["PurchaseOrderList"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["NewPurchaseOrder"];
+            };
+        };
+        responses: {
+            /** @description Created, as a draft. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["PurchaseOrderDetail"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A purchase order with its lines, receipts and bills. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["PurchaseOrderDetail"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    confirmPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A purchase order: what is bought from a supplier, at what price. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["PurchaseOrder"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A purchase order: what is bought from a supplier, at what price. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["PurchaseOrder"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createPurchaseReceipt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any text of 1 to 255 printable ASCII characters (a UUID):
+                 *     the same key answers the first result.
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["NewReceipt"];
+            };
+        };
+        responses: {
+            /**
+             * @description Received (or, for a retry with the same `Idempotency-Key`, the
+             *     receipt the first request recorded).
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Receipt"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSupplierBills: {
+        parameters: {
+            query?: {
+                purchase_order_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supplier bills, newest first (at most 500). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["SupplierBillList"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createSupplierBill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["NewSupplierBill"];
+            };
+        };
+        responses: {
+            /** @description Recorded, with its match. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["SupplierBill"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    approveSupplierBill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["BillApproval"];
+            };
+        };
+        responses: {
+            /** @description A supplier's bill against a purchase order, with its three-way match. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["SupplierBill"];
                 };
             };
             /** @description The request is not valid: `error` says what to change. Nothing was changed. */

@@ -38,7 +38,7 @@ describe('DashboardPage', () => {
   it('shows working pages only among its tiles', () => {
     signInAs({
       ...adminSession,
-      allowedPaths: [...adminSession.allowedPaths, '/procurement', '/erp', '/print/lables'],
+      allowedPaths: [...adminSession.allowedPaths, '/Sales', '/erp', '/print/lables'],
     });
     mockApi({
       'GET /api/organisation/get-started': () => json(200, { steps: [], dismissed: false }),
@@ -47,7 +47,7 @@ describe('DashboardPage', () => {
     const tiles = within(screen.getByRole('region', { name: 'Go to' }));
     expect(tiles.getByRole('link', { name: 'Label designs' })).toBeInTheDocument();
     expect(tiles.getByRole('link', { name: 'Print jobs' })).toBeInTheDocument();
-    expect(tiles.queryByRole('link', { name: 'Procurement' })).not.toBeInTheDocument();
+    expect(tiles.queryByRole('link', { name: 'Sales' })).not.toBeInTheDocument();
     expect(tiles.queryByRole('link', { name: 'ERP' })).not.toBeInTheDocument();
     expect(tiles.queryByRole('link', { name: 'Icons' })).not.toBeInTheDocument();
   });
