@@ -19,6 +19,7 @@ use crate::http::operations::BodyLimits;
 use crate::inventory::api::InventoryApi;
 use crate::labels::api::LabelsApi;
 use crate::lots::api::LotsApi;
+use crate::trace::api::{GenealogyApi, RecallsApi};
 use crate::organisation::api::OrganisationApi;
 use crate::passports::api::PassportsApi;
 use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
@@ -54,7 +55,7 @@ pub type Apis = (
     ),
     // The ERP (issue 22 on): the lot register, inventory, quality. The next
     // ERP domains join this tuple.
-    (LotsApi, InventoryApi, QualityApi),
+    (LotsApi, InventoryApi, QualityApi, GenealogyApi, RecallsApi),
 );
 
 /// The operations whose bodies are not the guard's default 64 KiB ones.

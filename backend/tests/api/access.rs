@@ -442,6 +442,19 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             ),
         ),
         ("getReplenishment", (Allowed::BrandAndClientMembers, None)),
+        // Genealogy and recalls (issue 23): members read; brand editors and
+        // client admins recall.
+        ("getLotGenealogy", (Allowed::BrandAndClientMembers, None)),
+        (
+            "createRecall",
+            (
+                Allowed::BrandEditorsAndClientAdmins,
+                Some(json!({"lot_id": none, "reason": "access walk"})),
+            ),
+        ),
+        ("listRecalls", (Allowed::BrandAndClientMembers, None)),
+        ("getRecall", (Allowed::BrandAndClientMembers, None)),
+        ("getRecallAffectedCsv", (Allowed::BrandAndClientMembers, None)),
     ])
 }
 

@@ -89,7 +89,9 @@ export const routes: RouteObject[] = [
                 { path: rel(paths.qaCompliance.path), lazy: () => import('./routes/quality') },
               ]),
               planned(rel(paths.manufacturing.path), 'manufacturing', 'manufacturing'),
-              planned(rel(paths.logistics.path), 'logistics', 'logistics'),
+              ofModule('logistics', [
+                { path: rel(paths.logistics.path), lazy: () => import('./routes/logistics') },
+              ]),
               ofModule('dpp', [
                 { path: rel(paths.dpp.path), lazy: () => import('./routes/passports') },
                 { path: rel(paths.dppPassport.path), lazy: () => import('./routes/passport') },

@@ -17,7 +17,6 @@ export const plannedModules = {
   organizer: { title: 'Task board', summary: 'A kanban board for your team’s work.' },
   procurement: { title: 'Procurement', summary: 'Suppliers, purchase orders and receipts.' },
   manufacturing: { title: 'Manufacturing', summary: 'Work orders, batches and output.' },
-  logistics: { title: 'Logistics', summary: 'Shipments, carriers and deliveries.' },
   sales: { title: 'Sales', summary: 'Customers, orders and order quantities.' },
   pricing: { title: 'Pricing', summary: 'Price lists and discounts.' },
   financial: { title: 'Financial metrics', summary: 'Revenue, costs and margins.' },

@@ -125,7 +125,7 @@ export const navigation: NavSection[] = [
         planned: true,
       }),
       item('QA and compliance', paths.qaCompliance, TestTubeIcon, { module: 'qa' }),
-      item('Logistics', paths.logistics, DeliveryIcon, { module: 'logistics', planned: true }),
+      item('Logistics', paths.logistics, DeliveryIcon, { module: 'logistics' }),
       item('Sales', paths.sales, Shop2Icon, { module: 'sales', planned: true }),
       item('Pricing', paths.pricing, TagPriceIcon, { module: 'pricing', planned: true }),
       item('Financial metrics', paths.financial, GraphUpIcon, { module: 'finance', planned: true }),
