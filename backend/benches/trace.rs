@@ -54,9 +54,9 @@ async fn forest(owner: &sqlx::PgPool, schema: &str, product: &str) -> Vec<String
         .execute(owner)
         .await
         .unwrap();
-    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT md5('bench-lot-' || t || '-0')::uuid::text FROM generate_series(0, $1 - 1) t ORDER BY t"
-    )))
+    sqlx::query_scalar(
+        "SELECT md5('bench-lot-' || t || '-0')::uuid::text FROM generate_series(0, $1 - 1) t ORDER BY t",
+    )
     .bind(TREES)
     .fetch_all(owner)
     .await

@@ -19,7 +19,6 @@ use crate::http::operations::BodyLimits;
 use crate::inventory::api::InventoryApi;
 use crate::labels::api::LabelsApi;
 use crate::lots::api::LotsApi;
-use crate::trace::api::{GenealogyApi, RecallsApi};
 use crate::organisation::api::OrganisationApi;
 use crate::passports::api::PassportsApi;
 use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
@@ -27,6 +26,7 @@ use crate::quality::api::QualityApi;
 use crate::reviews::api::ReviewsApi;
 use crate::scans::api::ScansApi;
 use crate::tenants::api::TenantsApi;
+use crate::trace::api::{GenealogyApi, RecallsApi};
 
 /// Every API of the service, in the order the contract lists them. (A
 /// tuple implements `Default` up to twelve elements, so related domains are

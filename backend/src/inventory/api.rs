@@ -899,8 +899,13 @@ impl InventoryApi {
             )
             .into());
         }
-        let lines =
-            ledger::release(&mut tx, &caller.actor, Some(caller.session.account_id), &row).await?;
+        let lines = ledger::release(
+            &mut tx,
+            &caller.actor,
+            Some(caller.session.account_id),
+            &row,
+        )
+        .await?;
         let row = store::lock_reservation(&mut tx, id)
             .await?
             .ok_or_else(no_such_reservation)?;

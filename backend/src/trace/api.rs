@@ -56,26 +56,23 @@ impl GenealogyApi {
         let id = id.0.or(no_such_lot)?;
         // One snapshot for both directions.
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
-        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            .execute(&mut *tx)
-            .await
-            .map_err(ApiError::from)?;
+        store::read_snapshot(&mut tx).await?;
         let up = store::upstream(&mut tx, id, MAX_DEPTH).await?;
         let down = store::downstream(&mut tx, id, MAX_DEPTH).await?;
         tx.commit().await?;
-        let (root, upstream, up_cut) = super::group_upstream(up);
-        let (down_root, downstream, down_cut) = super::group_downstream(down);
-        let (Some((lot, receipts)), Some((_, shipments))) = (root, down_root) else {
+        let up = super::group_upstream(up);
+        let down = super::group_downstream(down);
+        let (Some((lot, receipts)), Some((_, shipments))) = (up.root, down.root) else {
             return Err(no_such_lot().into());
         };
         Ok(JsonOk(Genealogy {
             lot,
             receipts,
             shipments,
-            upstream,
-            downstream,
+            upstream: up.lots,
+            downstream: down.lots,
             max_depth: MAX_DEPTH,
-            truncated: up_cut || down_cut,
+            truncated: up.truncated || down.truncated,
         }))
     }
 }
@@ -112,7 +109,10 @@ pub enum AffectedCsv {
     /// shipment took (RFC 4180; cells a spreadsheet would run as formulas
     /// start with `'`).
     #[oai(status = 200, content_type = "text/csv; charset=utf-8")]
-    Ok(PlainText<String>, #[oai(header = "content-disposition")] String),
+    Ok(
+        PlainText<String>,
+        #[oai(header = "content-disposition")] String,
+    ),
 }
 
 /// Recalls listed at most.

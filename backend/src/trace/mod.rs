@@ -141,11 +141,17 @@ fn qty(d: Option<Decimal>) -> String {
     quantity_text(d.unwrap_or_default())
 }
 
+/// One direction of a genealogy, gathered: the root (depth 0) with its
+/// own receipts or shipments, the other lots, and whether the walk was cut.
+pub struct Walked<L, E> {
+    pub root: Option<(TracedLot, Vec<E>)>,
+    pub lots: Vec<L>,
+    pub truncated: bool,
+}
+
 /// The upstream rows gathered by lot: the root (depth 0) with its receipts,
 /// the component lots, and whether the walk was cut.
-pub fn group_upstream(
-    rows: Vec<store::UpRow>,
-) -> (Option<(TracedLot, Vec<TracedReceipt>)>, Vec<UpstreamLot>, bool) {
+pub fn group_upstream(rows: Vec<store::UpRow>) -> Walked<UpstreamLot, TracedReceipt> {
     let truncated = rows.first().is_some_and(|r| r.truncated);
     let mut root = None;
     let mut lots: Vec<UpstreamLot> = Vec::new();
@@ -182,17 +188,22 @@ pub fn group_upstream(
             &row.supplier_name,
             row.received_at,
         ) {
-            (Some(receipt_id), Some(po), Some(po_number), Some(supplier_id), Some(name), Some(at)) => {
-                Some(TracedReceipt {
-                    receipt_id,
-                    purchase_order_id: po,
-                    purchase_order_number: po_number,
-                    supplier_id,
-                    supplier_name: name.clone(),
-                    received_at: at,
-                    quantity: qty(row.received_quantity),
-                })
-            }
+            (
+                Some(receipt_id),
+                Some(po),
+                Some(po_number),
+                Some(supplier_id),
+                Some(name),
+                Some(at),
+            ) => Some(TracedReceipt {
+                receipt_id,
+                purchase_order_id: po,
+                purchase_order_number: po_number,
+                supplier_id,
+                supplier_name: name.clone(),
+                received_at: at,
+                quantity: qty(row.received_quantity),
+            }),
             _ => None,
         };
         match &mut current {
@@ -204,14 +215,16 @@ pub fn group_upstream(
         }
     }
     flush(current);
-    (root, lots, truncated)
+    Walked {
+        root,
+        lots,
+        truncated,
+    }
 }
 
 /// The downstream rows gathered by lot: the root (depth 0) with its
 /// shipments, the lots made from it, and whether the walk was cut.
-pub fn group_downstream(
-    rows: Vec<store::DownRow>,
-) -> (Option<(TracedLot, Vec<TracedShipment>)>, Vec<DownstreamLot>, bool) {
+pub fn group_downstream(rows: Vec<store::DownRow>) -> Walked<DownstreamLot, TracedShipment> {
     let truncated = rows.first().is_some_and(|r| r.truncated);
     let mut root = None;
     let mut lots: Vec<DownstreamLot> = Vec::new();
@@ -270,7 +283,11 @@ pub fn group_downstream(
         }
     }
     flush(current);
-    (root, lots, truncated)
+    Walked {
+        root,
+        lots,
+        truncated,
+    }
 }
 
 // --- recalls ------------------------------------------------------------------------
@@ -444,7 +461,9 @@ pub fn customers_of(shipments: &[store::RecallShipmentRow]) -> Vec<AffectedCusto
             quantity: quantity_text(q),
         })
         .collect();
-    out.sort_by(|a, b| (a.name.to_lowercase(), a.customer_id).cmp(&(b.name.to_lowercase(), b.customer_id)));
+    out.sort_by(|a, b| {
+        (a.name.to_lowercase(), a.customer_id).cmp(&(b.name.to_lowercase(), b.customer_id))
+    });
     out
 }
 
@@ -464,8 +483,10 @@ pub fn affected_csv(
     let mut out = String::from(CSV_HEADER);
     let recall = format!("RC-{:06}", row.number);
     for lot in lots {
-        let mine: Vec<&store::RecallShipmentRow> =
-            shipments.iter().filter(|s| s.lot_id == lot.lot_id).collect();
+        let mine: Vec<&store::RecallShipmentRow> = shipments
+            .iter()
+            .filter(|s| s.lot_id == lot.lot_id)
+            .collect();
         let lot_cells = [
             recall.clone(),
             row.lot_number.clone(),
@@ -564,7 +585,10 @@ mod tests {
         assert!(lines[1].starts_with("RC-000007,'=L1,0,\"Tea, \"\"green\"\"\",09506000134352,'=L1,recalled,true,SH-000042,shipped,,"), "{csv}");
         assert!(csv.contains(",\"'@Shop\nWest\",,'-a@b.c,12.5\r\n"), "{csv}");
         // The lot no shipment took still has its line.
-        assert!(csv.contains(",1,\"Tea, \"\"green\"\"\",09506000134352,B2,recalled,true,,,,,,,,\r\n"), "{csv}");
+        assert!(
+            csv.contains(",1,\"Tea, \"\"green\"\"\",09506000134352,B2,recalled,true,,,,,,,,\r\n"),
+            "{csv}"
+        );
     }
 
     #[test]
@@ -585,7 +609,9 @@ mod tests {
         };
         let got = customers_of(&[row(2, "beta", 3), row(1, "Alpha", 2), row(2, "beta", 4)]);
         assert_eq!(
-            got.iter().map(|c| (c.name.as_str(), c.quantity.as_str())).collect::<Vec<_>>(),
+            got.iter()
+                .map(|c| (c.name.as_str(), c.quantity.as_str()))
+                .collect::<Vec<_>>(),
             [("Alpha", "2"), ("beta", "7")]
         );
     }

@@ -180,6 +180,15 @@ pub async fn downstream(
     .await
 }
 
+/// Makes the caller's transaction one read-only snapshot (its first
+/// statement), so that both directions of a genealogy read the same data.
+pub async fn read_snapshot(conn: &mut PgConnection) -> Result<(), sqlx::Error> {
+    sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 // --- recalls ------------------------------------------------------------------------
 
 /// A lot's status as locked.
@@ -192,7 +201,10 @@ pub struct LockedLot {
 /// Locks the lots `ids` (`FOR UPDATE`) in one order (their id), so that
 /// recalls of overlapping lots queue instead of deadlocking; answers their
 /// statuses as committed when the locks were taken.
-pub async fn lock_lots(conn: &mut PgConnection, ids: &[Uuid]) -> Result<Vec<LockedLot>, sqlx::Error> {
+pub async fn lock_lots(
+    conn: &mut PgConnection,
+    ids: &[Uuid],
+) -> Result<Vec<LockedLot>, sqlx::Error> {
     sqlx::query_as("SELECT id, status FROM lots WHERE id = ANY($1) ORDER BY id FOR UPDATE")
         .bind(ids)
         .fetch_all(conn)
@@ -330,7 +342,10 @@ pub struct RecallRow {
 }
 
 /// The recalls, newest first, at most `limit`.
-pub async fn list_recalls(conn: &mut PgConnection, limit: i64) -> Result<Vec<RecallRow>, sqlx::Error> {
+pub async fn list_recalls(
+    conn: &mut PgConnection,
+    limit: i64,
+) -> Result<Vec<RecallRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT r.id, r.number, r.lot_id, l.number AS lot_number, p.product_name, r.reason,
                 r.created_by_name, r.created_at, r.truncated,
@@ -349,7 +364,10 @@ pub async fn list_recalls(conn: &mut PgConnection, limit: i64) -> Result<Vec<Rec
 }
 
 /// The recall `id`, if the tenant has it.
-pub async fn find_recall(conn: &mut PgConnection, id: Uuid) -> Result<Option<RecallRow>, sqlx::Error> {
+pub async fn find_recall(
+    conn: &mut PgConnection,
+    id: Uuid,
+) -> Result<Option<RecallRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT r.id, r.number, r.lot_id, l.number AS lot_number, p.product_name, r.reason,
                 r.created_by_name, r.created_at, r.truncated,
@@ -381,7 +399,10 @@ pub struct RecallLotRow {
 }
 
 /// The lots recall `id` covers, by depth, product and number.
-pub async fn recall_lots(conn: &mut PgConnection, id: Uuid) -> Result<Vec<RecallLotRow>, sqlx::Error> {
+pub async fn recall_lots(
+    conn: &mut PgConnection,
+    id: Uuid,
+) -> Result<Vec<RecallLotRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT rl.lot_id, l.product_id, p.product_name, p.gtin, l.number, rl.depth, l.status,
                 rl.previous_status, rl.status_changed

@@ -454,7 +454,10 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
         ),
         ("listRecalls", (Allowed::BrandAndClientMembers, None)),
         ("getRecall", (Allowed::BrandAndClientMembers, None)),
-        ("getRecallAffectedCsv", (Allowed::BrandAndClientMembers, None)),
+        (
+            "getRecallAffectedCsv",
+            (Allowed::BrandAndClientMembers, None),
+        ),
     ])
 }
 

@@ -189,7 +189,11 @@ async fn a_job_of_25000_codes_is_commissioned_in_three_events_of_its_sgtins() {
         assert_eq!(e["bizStep"], "commissioning");
         assert!(ids.insert(e["eventID"].as_str().unwrap().to_string()));
         let these = e["epcList"].as_array().unwrap();
-        assert!(!these.is_empty() && these.len() <= 10_000, "{}", these.len());
+        assert!(
+            !these.is_empty() && these.len() <= 10_000,
+            "{}",
+            these.len()
+        );
         epcs.extend(these.iter().map(|v| v.as_str().unwrap().to_string()));
     }
     let mut expected: Vec<String> = uris

@@ -109,7 +109,9 @@ async fn write_supply_chain(
         .fetch_one(&mut *tx)
         .await
         .unwrap();
-        written.purchase_orders.insert(r.supplier.to_string(), number);
+        written
+            .purchase_orders
+            .insert(r.supplier.to_string(), number);
         sqlx::query(
             "INSERT INTO purchase_order_lines (id, purchase_order_id, position, product_id, quantity, unit_price, received_quantity)
              VALUES ($1, $2, 1, $3, $4::numeric, 2, $4::numeric)",
@@ -278,7 +280,8 @@ async fn genealogy_goes_four_levels_both_ways_and_lists_a_lot_once() {
         &["U4", "U3", "U2", "U1", "R", "D1", "D2", "D3", "D4", "X"],
     )
     .await;
-    let [u4, u3, u2, u1, r, d1, d2, d3, d4, x] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(|i| l[i].as_str());
+    let [u4, u3, u2, u1, r, d1, d2, d3, d4, x] =
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(|i| l[i].as_str());
     let edge = |output, input, quantity| Input {
         output,
         input,
@@ -288,8 +291,16 @@ async fn genealogy_goes_four_levels_both_ways_and_lists_a_lot_once() {
         &app,
         &brand,
         &[
-            Receipt { lot: u4, supplier: "Acme Chemicals", quantity: "100" },
-            Receipt { lot: x, supplier: "Beta Supplies", quantity: "7.5" },
+            Receipt {
+                lot: u4,
+                supplier: "Acme Chemicals",
+                quantity: "100",
+            },
+            Receipt {
+                lot: x,
+                supplier: "Beta Supplies",
+                quantity: "7.5",
+            },
         ],
         &[
             edge(u3, u4, "10"),
@@ -304,11 +315,31 @@ async fn genealogy_goes_four_levels_both_ways_and_lists_a_lot_once() {
             edge(d4, d3, "3"),
         ],
         &[
-            Shipment { lot: d4, customer: "Pharmacy North", status: "shipped", quantity: "2" },
-            Shipment { lot: d2, customer: "Clinic South", status: "delivered", quantity: "1.25" },
+            Shipment {
+                lot: d4,
+                customer: "Pharmacy North",
+                status: "shipped",
+                quantity: "2",
+            },
+            Shipment {
+                lot: d2,
+                customer: "Clinic South",
+                status: "delivered",
+                quantity: "1.25",
+            },
             // Neither a draft nor a cancelled shipment left.
-            Shipment { lot: d3, customer: "Draft Co", status: "draft", quantity: "1" },
-            Shipment { lot: d1, customer: "Cancel Co", status: "cancelled", quantity: "1" },
+            Shipment {
+                lot: d3,
+                customer: "Draft Co",
+                status: "draft",
+                quantity: "1",
+            },
+            Shipment {
+                lot: d1,
+                customer: "Cancel Co",
+                status: "cancelled",
+                quantity: "1",
+            },
         ],
     )
     .await;
@@ -371,7 +402,16 @@ async fn genealogy_goes_four_levels_both_ways_and_lists_a_lot_once() {
     assert_eq!(top["receipts"][0]["supplier_name"], "Acme Chemicals");
     assert_eq!(
         listed(&top["downstream"]),
-        pairs(&[("U3", 1), ("U2", 2), ("U1", 3), ("R", 4), ("D1", 5), ("D2", 6), ("D3", 7), ("D4", 8)])
+        pairs(&[
+            ("U3", 1),
+            ("U2", 2),
+            ("U1", 3),
+            ("R", 4),
+            ("D1", 5),
+            ("D2", 6),
+            ("D3", 7),
+            ("D4", 8)
+        ])
     );
     let bottom = genealogy(&admin, d4).await;
     assert_eq!(bottom["shipments"][0]["customer_name"], "Pharmacy North");
@@ -408,11 +448,23 @@ async fn a_cycle_ends_the_walk_and_lists_each_lot_once() {
     )
     .await;
     let g = genealogy(&admin, a).await;
-    assert_eq!(listed(&g["upstream"]), pairs(&[("B", 1), ("E", 1), ("C", 2)]), "{g}");
-    assert_eq!(listed(&g["downstream"]), pairs(&[("B", 1), ("C", 1), ("E", 2)]), "{g}");
+    assert_eq!(
+        listed(&g["upstream"]),
+        pairs(&[("B", 1), ("E", 1), ("C", 2)]),
+        "{g}"
+    );
+    assert_eq!(
+        listed(&g["downstream"]),
+        pairs(&[("B", 1), ("C", 1), ("E", 2)]),
+        "{g}"
+    );
     assert_eq!(g["truncated"], false);
     let g = genealogy(&admin, b).await;
-    assert_eq!(listed(&g["upstream"]), pairs(&[("A", 1), ("E", 2), ("C", 3)]), "{g}");
+    assert_eq!(
+        listed(&g["upstream"]),
+        pairs(&[("A", 1), ("E", 2), ("C", 3)]),
+        "{g}"
+    );
 }
 
 #[tokio::test]
@@ -478,13 +530,37 @@ async fn a_recall_reaches_every_lot_made_from_it_and_its_customers() {
     write_supply_chain(
         &app,
         &brand,
-        &[Receipt { lot: up, supplier: "Acme", quantity: "50" }],
+        &[Receipt {
+            lot: up,
+            supplier: "Acme",
+            quantity: "50",
+        }],
         &[edge(r, up), edge(m1, r), edge(m2, m1), edge(m3, r)],
         &[
-            Shipment { lot: m2, customer: "=HYPERLINK(\"http://x\")", status: "shipped", quantity: "3" },
-            Shipment { lot: m1, customer: "Pharmacy, North", status: "delivered", quantity: "1.5" },
-            Shipment { lot: m2, customer: "Pharmacy, North", status: "shipped", quantity: "2" },
-            Shipment { lot: other, customer: "Elsewhere", status: "shipped", quantity: "9" },
+            Shipment {
+                lot: m2,
+                customer: "=HYPERLINK(\"http://x\")",
+                status: "shipped",
+                quantity: "3",
+            },
+            Shipment {
+                lot: m1,
+                customer: "Pharmacy, North",
+                status: "delivered",
+                quantity: "1.5",
+            },
+            Shipment {
+                lot: m2,
+                customer: "Pharmacy, North",
+                status: "shipped",
+                quantity: "2",
+            },
+            Shipment {
+                lot: other,
+                customer: "Elsewhere",
+                status: "shipped",
+                quantity: "9",
+            },
         ],
     )
     .await;
@@ -502,7 +578,10 @@ async fn a_recall_reaches_every_lot_made_from_it_and_its_customers() {
         lot["product_id"].as_str().unwrap().to_string()
     };
     let (status, loc) = admin
-        .post("/api/locations", json!({"code": unique("B"), "name": "Bin", "kind": "bin"}))
+        .post(
+            "/api/locations",
+            json!({"code": unique("B"), "name": "Bin", "kind": "bin"}),
+        )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{loc}");
     let bin = loc["id"].as_str().unwrap();
@@ -534,14 +613,20 @@ async fn a_recall_reaches_every_lot_made_from_it_and_its_customers() {
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     let (status, body) = manager
-        .post("/api/recalls", json!({"lot_id": Uuid::new_v4(), "reason": "x"}))
+        .post(
+            "/api/recalls",
+            json!({"lot_id": Uuid::new_v4(), "reason": "x"}),
+        )
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
     assert_eq!(app.rows(&brand, "recalls").await, 0);
     assert_eq!(status_of(&admin, r).await, "released");
 
     let (status, recall) = manager
-        .post("/api/recalls", json!({"lot_id": r, "reason": "Contaminated <b>water</b>"}))
+        .post(
+            "/api/recalls",
+            json!({"lot_id": r, "reason": "Contaminated <b>water</b>"}),
+        )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{recall}");
     assert_eq!(recall["lot_id"], r);
@@ -569,7 +654,10 @@ async fn a_recall_reaches_every_lot_made_from_it_and_its_customers() {
             ("M2".to_string(), 2, true)
         ]
     );
-    assert_eq!(by_number(&recall["lots"], "M3")["previous_status"], "recalled");
+    assert_eq!(
+        by_number(&recall["lots"], "M3")["previous_status"],
+        "recalled"
+    );
     // Upstream and unrelated lots are untouched.
     assert_eq!(status_of(&admin, up).await, "released");
     assert_eq!(status_of(&admin, other).await, "released");
@@ -578,7 +666,12 @@ async fn a_recall_reaches_every_lot_made_from_it_and_its_customers() {
         assert_eq!(recalled_rows(&app, &brand, lot).await, 1, "{lot}");
     }
     let (_, history) = admin.get(&format!("/api/lots/{m2}")).await;
-    let last = history["history"].as_array().unwrap().last().unwrap().clone();
+    let last = history["history"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
     assert!(
         last["reason"].as_str().unwrap().starts_with("Recall RC-"),
         "{last}"
@@ -594,7 +687,9 @@ async fn a_recall_reaches_every_lot_made_from_it_and_its_customers() {
         ])
     );
     assert_eq!(recall["released_reservations"], json!([reservation_id]));
-    let (_, res) = admin.get("/api/stock-reservations?include_released=true").await;
+    let (_, res) = admin
+        .get("/api/stock-reservations?include_released=true")
+        .await;
     let res = res["reservations"]
         .as_array()
         .unwrap()
@@ -606,7 +701,10 @@ async fn a_recall_reaches_every_lot_made_from_it_and_its_customers() {
     let (_, stock) = admin.get(&format!("/api/stock?product_id={product}")).await;
     assert_eq!(stock["stock"][0]["reserved"], "0", "{stock}");
     assert_eq!(app.audited(&brand, "recall.created").await, 1);
-    assert_eq!(app.audited(&brand, "inventory.reservation_released").await, 1);
+    assert_eq!(
+        app.audited(&brand, "inventory.reservation_released").await,
+        1
+    );
 
     // Read back the same, by workers too; the list counts it.
     let id = recall["id"].as_str().unwrap();
@@ -615,7 +713,10 @@ async fn a_recall_reaches_every_lot_made_from_it_and_its_customers() {
     assert_eq!(again["lots"], recall["lots"]);
     assert_eq!(again["shipments"], recall["shipments"]);
     assert_eq!(again["customers"], recall["customers"]);
-    assert_eq!(again["released_reservations"], recall["released_reservations"]);
+    assert_eq!(
+        again["released_reservations"],
+        recall["released_reservations"]
+    );
     let (_, list) = worker.get("/api/recalls").await;
     assert_eq!(list["recalls"][0]["id"], id);
     assert_eq!(list["recalls"][0]["lots"], 4);
@@ -664,7 +765,10 @@ async fn a_recall_reaches_every_lot_made_from_it_and_its_customers() {
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert_eq!(body["code"], "already_recalled");
     let (status, second) = admin
-        .post("/api/recalls", json!({"lot_id": m1, "reason": "Formal recall of M1"}))
+        .post(
+            "/api/recalls",
+            json!({"lot_id": m1, "reason": "Formal recall of M1"}),
+        )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{second}");
     assert!(
@@ -711,10 +815,8 @@ async fn two_recalls_of_one_lot_at_once_one_succeeds_the_other_is_refused() {
     .await
     .unwrap();
     let body = json!({"lot_id": l[0], "reason": "Race"});
-    let answers = futures::future::join_all(
-        (0..4).map(|_| admin.post("/api/recalls", body.clone())),
-    )
-    .await;
+    let answers =
+        futures::future::join_all((0..4).map(|_| admin.post("/api/recalls", body.clone()))).await;
     let created = answers
         .iter()
         .filter(|(s, _)| *s == StatusCode::CREATED)
@@ -761,12 +863,17 @@ async fn a_code_of_a_lot_made_from_a_recalled_lot_scans_with_the_warning() {
     assert_eq!(json["lot_status"], "released", "{json}");
 
     let (status, recall) = admin
-        .post("/api/recalls", json!({"lot_id": raw[0], "reason": "Supplier recall"}))
+        .post(
+            "/api/recalls",
+            json!({"lot_id": raw[0], "reason": "Supplier recall"}),
+        )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{recall}");
     let html = crate::scans::scan_page(&uris[1]).await;
     assert!(
-        html.contains("role=\"alert\"><h2>Recalled</h2><p>This product has been recalled. Do not use it.</p>"),
+        html.contains(
+            "role=\"alert\"><h2>Recalled</h2><p>This product has been recalled. Do not use it.</p>"
+        ),
         "{html}"
     );
     let (_, json) = crate::scans::scan(&uris[0], "203.0.113.41").await;

@@ -21,7 +21,11 @@ function LotCell({ lot }: { lot: { number: string; product_name: string } }) {
 
 function StatusWord({ status }: { status: string }) {
   const tone =
-    status === 'released' ? 'badge--success' : status === 'quarantine' ? 'badge--warning' : 'badge--danger';
+    status === 'released'
+      ? 'badge--success'
+      : status === 'quarantine'
+        ? 'badge--warning'
+        : 'badge--danger';
   return <span className={`badge ${tone}`}>{status}</span>;
 }
 
