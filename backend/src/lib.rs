@@ -62,6 +62,7 @@ pub mod inventory;
 pub mod labels;
 pub mod lots;
 pub mod organisation;
+pub mod parties;
 pub mod passports;
 pub mod products;
 pub mod quality;

@@ -20,6 +20,7 @@ use crate::inventory::api::InventoryApi;
 use crate::labels::api::LabelsApi;
 use crate::lots::api::LotsApi;
 use crate::organisation::api::OrganisationApi;
+use crate::parties::api::{CustomersApi, SuppliersApi};
 use crate::passports::api::PassportsApi;
 use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
 use crate::quality::api::QualityApi;
@@ -53,9 +54,17 @@ pub type Apis = (
         CompaniesApi,
         BatchUpdatesApi,
     ),
-    // The ERP (issue 22 on): the lot register, inventory, quality. The next
-    // ERP domains join this tuple.
-    (LotsApi, InventoryApi, QualityApi, GenealogyApi, RecallsApi),
+    // The ERP (issue 22 on): the lot register, inventory, quality, the
+    // parties, genealogy and recalls. The next ERP domains join this tuple.
+    (
+        LotsApi,
+        InventoryApi,
+        QualityApi,
+        SuppliersApi,
+        CustomersApi,
+        GenealogyApi,
+        RecallsApi,
+    ),
 );
 
 /// The operations whose bodies are not the guard's default 64 KiB ones.

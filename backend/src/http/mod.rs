@@ -7,6 +7,7 @@
 pub mod access;
 pub mod csv;
 pub mod error;
+pub mod fields;
 pub mod guard;
 pub mod health;
 pub mod html;

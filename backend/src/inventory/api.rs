@@ -23,6 +23,7 @@ use crate::db::unique_violation;
 use crate::http::error::{
     AccessError, ApiError, QueryError, StateError, WriteLookupError, WriteStateError,
 };
+use crate::http::fields::ShortText;
 use crate::http::input::{IsoDate, Optional, PathId, Text};
 use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
@@ -30,7 +31,6 @@ use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
 use crate::json_response;
 use crate::lots::LotStatus;
-use crate::passports::ShortText;
 
 #[derive(Default)]
 pub struct InventoryApi;
@@ -486,17 +486,9 @@ impl InventoryApi {
             );
         }
         let id = Uuid::new_v4();
-        store::insert_location(
-            &mut tx,
-            id,
-            &code,
-            &name,
-            kind.as_str(),
-            parent_id,
-            Some(caller.session.account_id),
-        )
-        .await
-        .map_err(|e| match unique_violation(&e) {
+        ledger::add_location(&mut tx, &caller.actor, id, &code, &name, kind, parent_id)
+            .await
+            .map_err(|e| match unique_violation(&e) {
             Some(_) => ApiError::new(
                 poem::http::StatusCode::CONFLICT,
                 "duplicate_code",
@@ -504,14 +496,6 @@ impl InventoryApi {
             ),
             None => ApiError::from(e),
         })?;
-        audit::record_own_tenant(
-            &mut tx,
-            &caller.actor,
-            "inventory.location_created",
-            &id.to_string(),
-            serde_json::json!({ "code": code, "kind": kind.as_str(), "parent_id": parent_id }),
-        )
-        .await?;
         let location = store::find_location(&mut tx, id)
             .await?
             .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the new location is gone")))?;
@@ -816,50 +800,15 @@ impl InventoryApi {
             return Err(ApiError::not_found("No such location in your organisation.").into());
         }
         let id = Uuid::new_v4();
-        let lines = ledger::reserve(
+        let lines = ledger::create_reservation(
             &mut tx,
+            &caller.actor,
             id,
             body.product_id,
             &product_name,
             location_id,
             quantity,
-        )
-        .await?;
-        store::insert_reservation(
-            &mut tx,
-            id,
-            body.product_id,
-            location_id,
-            quantity,
             &reference,
-            Some(caller.session.account_id),
-        )
-        .await?;
-        for line in &lines {
-            store::insert_reservation_line(
-                &mut tx,
-                id,
-                line.location_id,
-                line.lot_id,
-                line.quantity,
-            )
-            .await?;
-        }
-        audit::record_own_tenant(
-            &mut tx,
-            &caller.actor,
-            "inventory.reserved",
-            &id.to_string(),
-            serde_json::json!({
-                "product_id": body.product_id,
-                "quantity": quantity_text(quantity),
-                "reference": reference,
-                "lines": lines.iter().map(|l| serde_json::json!({
-                    "location_id": l.location_id,
-                    "lot_id": l.lot_id,
-                    "quantity": quantity_text(l.quantity),
-                })).collect::<Vec<_>>(),
-            }),
         )
         .await?;
         let row = store::lock_reservation(&mut tx, id)
@@ -965,25 +914,13 @@ impl InventoryApi {
         {
             return Err(ApiError::not_found("No such location in your organisation.").into());
         }
-        store::upsert_rule(
+        ledger::set_reorder_rule(
             &mut tx,
+            &caller.actor,
             product_id,
             body.location_id,
             min,
             max,
-            Some(caller.session.account_id),
-        )
-        .await?;
-        audit::record_own_tenant(
-            &mut tx,
-            &caller.actor,
-            "inventory.reorder_rule_set",
-            &product_id.to_string(),
-            serde_json::json!({
-                "location_id": body.location_id,
-                "min_quantity": quantity_text(min),
-                "max_quantity": quantity_text(max),
-            }),
         )
         .await?;
         let rule = store::list_rules(&mut tx)

@@ -285,6 +285,114 @@ pub async fn release(
     Ok(lines)
 }
 
+/// Reserves `quantity` of the product (as [`reserve`]) and records the
+/// reservation `id` for `reference`: its row, its lines and the audit row
+/// `inventory.reserved`, in the caller's transaction. What the reservations
+/// API and the demo stock call, and any domain that promises stock.
+#[allow(clippy::too_many_arguments)]
+pub async fn create_reservation(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    id: Uuid,
+    product_id: Uuid,
+    product_name: &str,
+    location_id: Option<Uuid>,
+    quantity: Decimal,
+    reference: &str,
+) -> Result<Vec<ReservationLineRow>, ApiError> {
+    let lines = reserve(conn, id, product_id, product_name, location_id, quantity).await?;
+    store::insert_reservation(
+        conn,
+        id,
+        product_id,
+        location_id,
+        quantity,
+        reference,
+        actor.account_id,
+    )
+    .await?;
+    for line in &lines {
+        store::insert_reservation_line(conn, id, line.location_id, line.lot_id, line.quantity)
+            .await?;
+    }
+    audit::record_own_tenant(
+        conn,
+        actor,
+        "inventory.reserved",
+        &id.to_string(),
+        serde_json::json!({
+            "product_id": product_id,
+            "quantity": quantity_text(quantity),
+            "reference": reference,
+            "lines": lines.iter().map(|l| serde_json::json!({
+                "location_id": l.location_id,
+                "lot_id": l.lot_id,
+                "quantity": quantity_text(l.quantity),
+            })).collect::<Vec<_>>(),
+        }),
+    )
+    .await?;
+    Ok(lines)
+}
+
+/// Adds location `id` with its audit row (`inventory.location_created`) in
+/// the caller's transaction. A code the organisation has already is a
+/// unique violation (`locations_code_key`), which the caller answers.
+pub async fn add_location(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    id: Uuid,
+    code: &str,
+    name: &str,
+    kind: LocationKind,
+    parent_id: Option<Uuid>,
+) -> Result<(), sqlx::Error> {
+    store::insert_location(
+        conn,
+        id,
+        code,
+        name,
+        kind.as_str(),
+        parent_id,
+        actor.account_id,
+    )
+    .await?;
+    audit::record_own_tenant(
+        conn,
+        actor,
+        "inventory.location_created",
+        &id.to_string(),
+        serde_json::json!({ "code": code, "kind": kind.as_str(), "parent_id": parent_id }),
+    )
+    .await
+}
+
+/// Sets the product's reorder rule (min and max checked by the caller),
+/// with its audit row (`inventory.reorder_rule_set`), in the caller's
+/// transaction.
+pub async fn set_reorder_rule(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    product_id: Uuid,
+    location_id: Uuid,
+    min: Decimal,
+    max: Decimal,
+) -> Result<(), sqlx::Error> {
+    store::upsert_rule(conn, product_id, location_id, min, max, actor.account_id).await?;
+    audit::record_own_tenant(
+        conn,
+        actor,
+        "inventory.reorder_rule_set",
+        &product_id.to_string(),
+        serde_json::json!({
+            "location_id": location_id,
+            "min_quantity": quantity_text(min),
+            "max_quantity": quantity_text(max),
+        }),
+    )
+    .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,8 +35,8 @@ use poem_openapi::types::{ParseFromJSON, ToJSON};
 use poem_openapi::{Enum, Object};
 
 use crate::http::error::ApiError;
-use crate::http::input::{Optional, OrDefault, ParseTextAs, Text, TextRule, plain_name};
-use crate::trimmed_plain_text_pattern;
+use crate::http::fields::{LongText, ShortText};
+use crate::http::input::{Optional, OrDefault, ParseTextAs, Text, TextRule};
 
 /// Who may see a field (or, as a section's `visibility`, the fields of the
 /// section that have no visibility of their own): anyone who scans the
@@ -51,77 +51,6 @@ pub enum Visibility {
 
 // ---------------------------------------------------------------------------
 // The rules of the fields.
-
-/// Short text (names, titles, identifiers, places): 1 to 200 characters once
-/// trimmed, no control characters or text-direction marks.
-pub struct ShortText;
-
-pub const SHORT_MAX: usize = 200;
-
-impl ShortText {
-    pub fn parse(field: &str, raw: &str) -> Result<String, ApiError> {
-        let value = raw.trim();
-        if value.is_empty() || value.chars().count() > SHORT_MAX {
-            return Err(ApiError::invalid_input(format!(
-                "{field} must be 1 to 200 characters (leave it out for none)."
-            )));
-        }
-        plain_name(field, value)?;
-        Ok(value.to_string())
-    }
-}
-
-impl TextRule for ShortText {
-    fn limits(schema: &mut MetaSchema) {
-        schema.pattern = Some(trimmed_plain_text_pattern!(198).into());
-    }
-}
-
-/// Instructions: up to 5000 characters, line breaks and tabs allowed, no
-/// other control characters; not blank.
-pub struct LongText;
-
-pub const LONG_MAX: usize = 5000;
-
-impl LongText {
-    pub fn parse(field: &str, raw: &str) -> Result<String, ApiError> {
-        if raw.chars().count() > LONG_MAX {
-            return Err(ApiError::invalid_input(format!(
-                "{field} is too long (5000 characters at most)."
-            )));
-        }
-        if raw
-            .chars()
-            .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
-        {
-            return Err(ApiError::invalid_input(format!(
-                "{field} must not contain control characters other than line breaks and tabs."
-            )));
-        }
-        if raw.trim().is_empty() {
-            return Err(ApiError::invalid_input(format!(
-                "{field} must not be blank (leave it out for none)."
-            )));
-        }
-        Ok(raw.to_string())
-    }
-}
-
-impl TextRule for LongText {
-    fn limits(schema: &mut MetaSchema) {
-        schema.max_length = Some(LONG_MAX);
-        // At least one character that is neither whitespace nor control.
-        schema.pattern = Some(
-            concat!(
-                r"^[\t\n\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*[^",
-                crate::whitespace_class!(),
-                crate::control_class!(),
-                r"][^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$"
-            )
-            .into(),
-        );
-    }
-}
 
 /// An `https` link: `https://host[:port][/path][?query][#fragment]`, the
 /// host letters, digits, dots and hyphens, the rest RFC 3986's characters;
@@ -282,7 +211,7 @@ impl TextRule for CasNumber {
     }
 }
 
-crate::text_parser!(field: ShortText => String, LongText => String, HttpsUrl => String, Eori => String, CommodityCode => String, CasNumber => String);
+crate::text_parser!(field: HttpsUrl => String, Eori => String, CommodityCode => String, CasNumber => String);
 
 fn percent(field: &str, value: f64) -> Result<f64, ApiError> {
     if !value.is_finite() || !(0.0..=100.0).contains(&value) {
@@ -787,17 +716,6 @@ mod tests {
         ] {
             assert!(HttpsUrl::parse("u", bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn texts_are_trimmed_and_checked() {
-        assert_eq!(ShortText::parse("f", "  a b ").unwrap(), "a b");
-        assert!(ShortText::parse("f", "   ").is_err());
-        assert!(ShortText::parse("f", "a\u{202e}b").is_err());
-        assert!(ShortText::parse("f", &"x".repeat(201)).is_err());
-        assert!(LongText::parse("f", "line\nnext\ttab").is_ok());
-        assert!(LongText::parse("f", " \n ").is_err());
-        assert!(LongText::parse("f", "nul\0").is_err());
     }
 
     #[test]

@@ -11,11 +11,12 @@ use poem_openapi::{ApiResponse, Object, OpenApi};
 use uuid::Uuid;
 
 use super::{
-    Check, DecimalText, Inspection, Line, MAX_CHECKS, NcState, Nonconformance, Note, Parameter,
-    Severity, Verdict, certificate, missing_for, store, verdict,
+    Check, DecimalText, Inspection, MAX_CHECKS, NcState, Nonconformance, Parameter, Severity,
+    Verdict, certificate, missing_for, store, verdict,
 };
 use crate::audit;
 use crate::http::error::{ApiError, QueryError, StateError, WriteLookupError, WriteStateError};
+use crate::http::fields::{LongText, ShortText};
 use crate::http::input::{Optional, PathId, Text};
 use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
@@ -40,12 +41,12 @@ pub struct NewCheck {
     /// The upper limit, a decimal as text (e.g. `7.5`); not below `min`.
     pub max: Optional<Text<DecimalText>>,
     /// The text expected (e.g. `Clear`), for a check without limits.
-    pub expected: Optional<Text<Line>>,
+    pub expected: Optional<Text<ShortText>>,
     /// What was found (1 to 200 characters): a decimal for a check with
     /// limits, which passes when `min <= value <= max`; otherwise text,
     /// which passes when it equals `expected`, ignoring case and the spaces
     /// around it.
-    pub value: Text<Line>,
+    pub value: Text<ShortText>,
 }
 
 #[derive(Object, Debug)]
@@ -79,9 +80,9 @@ pub struct NewNonconformance {
     /// The lot it concerns, if any.
     pub lot_id: Optional<Uuid>,
     /// A short title (1 to 200 characters).
-    pub title: Text<Line>,
+    pub title: Text<ShortText>,
     /// What was found (1 to 5000 characters).
-    pub description: Text<Note>,
+    pub description: Text<LongText>,
     pub severity: Severity,
 }
 
@@ -98,11 +99,11 @@ pub struct NonconformanceChange {
     /// action too, `closed` a verification note as well (409 `incomplete`).
     pub state: Optional<NcState>,
     /// Why it happened (1 to 5000 characters).
-    pub root_cause: Optional<Text<Note>>,
+    pub root_cause: Optional<Text<LongText>>,
     /// What was done about it (1 to 5000 characters).
-    pub corrective_action: Optional<Text<Note>>,
+    pub corrective_action: Optional<Text<LongText>>,
     /// How the action was found to work (1 to 5000 characters).
-    pub verification_note: Optional<Text<Note>>,
+    pub verification_note: Optional<Text<LongText>>,
 }
 
 /// Nonconformances, newest first.

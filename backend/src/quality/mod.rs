@@ -351,78 +351,13 @@ impl TextRule for Parameter {
     }
 }
 
-/// One line of text (a title, an expected value, a value found): 1 to 200
-/// characters once trimmed, plain text.
-pub struct Line;
-
-impl Line {
-    pub fn parse(field: &str, raw: &str) -> Result<String, ApiError> {
-        let value = raw.trim();
-        if value.is_empty() || value.chars().count() > 200 {
-            return Err(ApiError::invalid_input(format!(
-                "{field} is required: 1 to 200 characters."
-            )));
-        }
-        plain_name(field, value)?;
-        Ok(value.to_string())
-    }
-}
-
-impl TextRule for Line {
-    fn limits(schema: &mut MetaSchema) {
-        schema.pattern = Some(trimmed_plain_text_pattern!(198).into());
-    }
-}
-
-/// A longer text (a description, a root cause, a corrective action, a
-/// verification note): 1 to 5000 characters, line breaks and tabs allowed,
-/// not blank.
-pub struct Note;
-
-pub const NOTE_MAX: usize = 5000;
-
-impl Note {
-    pub fn parse(field: &str, raw: &str) -> Result<String, ApiError> {
-        if raw.trim().is_empty() || raw.chars().count() > NOTE_MAX {
-            return Err(ApiError::invalid_input(format!(
-                "{field} must be 1 to 5000 characters, not blank."
-            )));
-        }
-        if raw
-            .chars()
-            .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
-        {
-            return Err(ApiError::invalid_input(format!(
-                "{field} must not contain control characters other than line breaks and tabs."
-            )));
-        }
-        Ok(raw.to_string())
-    }
-}
-
-impl TextRule for Note {
-    fn limits(schema: &mut MetaSchema) {
-        schema.max_length = Some(NOTE_MAX);
-        // At least one character that is neither whitespace nor control.
-        schema.pattern = Some(
-            concat!(
-                r"^[\t\n\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*[^",
-                crate::whitespace_class!(),
-                crate::control_class!(),
-                r"][^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$"
-            )
-            .into(),
-        );
-    }
-}
-
 impl crate::http::input::ParseText for Parameter {
     type Output = String;
     fn parse_text(raw: &str) -> Result<String, ApiError> {
         Parameter::parse(raw)
     }
 }
-crate::text_parser!(field: DecimalText => Decimal, Line => String, Note => String);
+crate::text_parser!(field: DecimalText => Decimal);
 
 /// One check of a recorded inspection.
 #[derive(Object, Debug, Clone, sqlx::FromRow)]

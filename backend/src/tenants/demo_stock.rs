@@ -18,12 +18,11 @@ use uuid::Uuid;
 
 use super::definition::{StockEntry, TenantFile};
 use crate::accounts::Email;
-use crate::audit::{self, Actor};
+use crate::audit::Actor;
 use crate::db::Db;
 use crate::inventory::ledger::{self, MoveRequest};
 use crate::inventory::{
-    Currency, LocationCode, LocationKind, MoveReason, Quantity, QuantityOrZero, UnitCost,
-    quantity_text, store,
+    Currency, LocationCode, LocationKind, MoveReason, Quantity, QuantityOrZero, UnitCost, store,
 };
 use crate::lots::LotStatus;
 use crate::lots::store::NewLot;
@@ -137,15 +136,7 @@ async fn write_stock(
             ),
         };
         let id = Uuid::new_v4();
-        store::insert_location(tx, id, &code, &l.name, kind.as_str(), parent, Some(by)).await?;
-        audit::record_own_tenant(
-            tx,
-            actor,
-            "inventory.location_created",
-            &id.to_string(),
-            serde_json::json!({ "code": code, "kind": kind.as_str(), "parent_id": parent }),
-        )
-        .await?;
+        ledger::add_location(tx, actor, id, &code, &l.name, kind, parent).await?;
         locations.insert(l.code.as_str(), id);
     }
     let location = |code: &str| {
@@ -210,41 +201,18 @@ async fn write_stock(
         let product_id = *product_id;
         let quantity = Quantity::parse("quantity", &r.quantity).map_err(api)?;
         let location_id = r.location.as_deref().map(location).transpose()?;
-        let id = Uuid::new_v4();
-        let lines = ledger::reserve(tx, id, product_id, name, location_id, quantity)
-            .await
-            .map_err(api)?;
-        store::insert_reservation(
+        ledger::create_reservation(
             tx,
-            id,
+            actor,
+            Uuid::new_v4(),
             product_id,
+            name,
             location_id,
             quantity,
             &r.reference,
-            Some(by),
         )
-        .await?;
-        for line in &lines {
-            store::insert_reservation_line(tx, id, line.location_id, line.lot_id, line.quantity)
-                .await?;
-        }
-        audit::record_own_tenant(
-            tx,
-            actor,
-            "inventory.reserved",
-            &id.to_string(),
-            serde_json::json!({
-                "product_id": product_id,
-                "quantity": quantity_text(quantity),
-                "reference": r.reference,
-                "lines": lines.iter().map(|l| serde_json::json!({
-                    "location_id": l.location_id,
-                    "lot_id": l.lot_id,
-                    "quantity": quantity_text(l.quantity),
-                })).collect::<Vec<_>>(),
-            }),
-        )
-        .await?;
+        .await
+        .map_err(api)?;
     }
 
     for rule in &stock.reorder_rules {
@@ -257,19 +225,7 @@ async fn write_stock(
             "reorder rule of {}: min above max",
             rule.product
         );
-        store::upsert_rule(tx, product_id, location_id, min, max, Some(by)).await?;
-        audit::record_own_tenant(
-            tx,
-            actor,
-            "inventory.reorder_rule_set",
-            &product_id.to_string(),
-            serde_json::json!({
-                "location_id": location_id,
-                "min_quantity": quantity_text(min),
-                "max_quantity": quantity_text(max),
-            }),
-        )
-        .await?;
+        ledger::set_reorder_rule(tx, actor, product_id, location_id, min, max).await?;
     }
     Ok(())
 }

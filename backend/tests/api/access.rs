@@ -396,6 +396,26 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
                 Some(json!({"version": 1, "state": "investigating"})),
             ),
         ),
+        // Parties (issue 23): every member reads suppliers and customers;
+        // brand admins and managers and client admins add them.
+        ("listSuppliers", (Allowed::BrandAndClientMembers, None)),
+        ("getSupplier", (Allowed::BrandAndClientMembers, None)),
+        (
+            "createSupplier",
+            (
+                Allowed::BrandEditorsAndClientAdmins,
+                Some(json!({"name": "", "country": ""})),
+            ),
+        ),
+        ("listCustomers", (Allowed::BrandAndClientMembers, None)),
+        ("getCustomer", (Allowed::BrandAndClientMembers, None)),
+        (
+            "createCustomer",
+            (
+                Allowed::BrandEditorsAndClientAdmins,
+                Some(json!({"name": "", "country": ""})),
+            ),
+        ),
         // Inventory (issue 22): members (brands' and clients') record moves
         // and reservations and read; brand admins and managers and client
         // admins also set locations and reorder rules.

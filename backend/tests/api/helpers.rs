@@ -364,6 +364,21 @@ pub async fn assert_isolated_between(
     );
 }
 
+/// Slows every insert into `table` of the tenant, so that parallel
+/// requests really overlap inside their transactions.
+pub async fn slow_inserts(app: &TestApp, t: &TestTenant, table: &str) {
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+        "CREATE FUNCTION {s}.test_slow_insert() RETURNS trigger LANGUAGE plpgsql AS
+             $$ BEGIN PERFORM pg_sleep(0.05); RETURN NEW; END $$;
+         CREATE TRIGGER test_slow_insert AFTER INSERT ON {s}.{table}
+             FOR EACH ROW EXECUTE FUNCTION {s}.test_slow_insert();",
+        s = t.schema
+    )))
+    .execute(&app.owner)
+    .await
+    .unwrap();
+}
+
 /// A GTIN-13 with a valid check digit, different for every call (also among
 /// calls made at once).
 pub fn gtin() -> String {

@@ -7,7 +7,9 @@ use brandops::accounts::Role;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, create_product, unique};
+use crate::helpers::{
+    Client, TestApp, TestTenant, assert_isolated, create_product, slow_inserts, unique,
+};
 
 /// A brand with the stock a test needs: its admin, a product, a warehouse
 /// with bins A and B.
@@ -130,21 +132,6 @@ async fn balance(c: &Client, product: &str, location: &str, lot: &str) -> (Strin
         ),
         None => ("0".into(), "0".into()),
     }
-}
-
-/// Slows every insert into `table` of the tenant, so that parallel
-/// requests really overlap inside their transactions.
-async fn slow_inserts(app: &TestApp, t: &TestTenant, table: &str) {
-    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-        "CREATE FUNCTION {s}.test_slow_insert() RETURNS trigger LANGUAGE plpgsql AS
-             $$ BEGIN PERFORM pg_sleep(0.05); RETURN NEW; END $$;
-         CREATE TRIGGER test_slow_insert AFTER INSERT ON {s}.{table}
-             FOR EACH ROW EXECUTE FUNCTION {s}.test_slow_insert();",
-        s = t.schema
-    )))
-    .execute(&app.owner)
-    .await
-    .unwrap();
 }
 
 #[tokio::test]

@@ -8,7 +8,9 @@ use brandops::accounts::Role;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, create_product};
+use crate::helpers::{
+    Client, TestApp, TestTenant, assert_isolated, create_product, gtin, slow_inserts,
+};
 
 /// Registers lot `number` of `product_id` with `body`'s other fields;
 /// panics unless it is created.
@@ -482,4 +484,241 @@ async fn a_code_job_registers_its_lot_with_its_history() {
         .await;
     assert_eq!(one["history"].as_array().unwrap().len(), 1, "{one}");
     assert_eq!(app.audited(&brand, "lot.created").await, 1);
+}
+
+/// The lot's history as (from, to), oldest first, read as the owner.
+async fn chain(app: &TestApp, t: &TestTenant, lot_id: &str) -> Vec<(Option<String>, String)> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT from_status, to_status FROM {}.lot_status_changes WHERE lot_id = $1::uuid ORDER BY id",
+        t.schema
+    )))
+    .bind(lot_id)
+    .fetch_all(&app.owner)
+    .await
+    .unwrap()
+}
+
+/// Every change starts from the status the one before it left.
+fn assert_unbroken(history: &[(Option<String>, String)]) {
+    assert_eq!(history[0].0, None, "{history:?}");
+    for pair in history.windows(2) {
+        assert_eq!(
+            pair[1].0.as_deref(),
+            Some(pair[0].1.as_str()),
+            "{history:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn parallel_status_changes_keep_one_unbroken_history() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let product = create_product(&admin, "Race", "RACE").await.id;
+    let lot = create_lot(&admin, &product, "R1", json!({})).await;
+    let id = lot["id"].as_str().unwrap();
+    // Each change then holds its transaction open after reading the status
+    // it changes from: without the lot's row lock, two would read the same.
+    slow_inserts(&app, &brand, "lot_status_changes").await;
+    let wanted = [
+        "held",
+        "released",
+        "rejected",
+        "held",
+        "recalled",
+        "released",
+        "held",
+        "quarantine",
+    ];
+    let answers = futures::future::join_all(wanted.iter().enumerate().map(|(i, s)| {
+        let (admin, reason) = (&admin, format!("race {i}"));
+        async move { set_status(admin, id, s, &reason).await }
+    }))
+    .await;
+    for (status, body) in &answers {
+        assert_eq!(*status, StatusCode::OK, "{body}");
+    }
+    let history = chain(&app, &brand, id).await;
+    assert_eq!(history.len(), 1 + wanted.len(), "{history:?}");
+    assert_unbroken(&history);
+    let (_, now) = admin.get(&format!("/api/lots/{id}")).await;
+    assert_eq!(now["status"], history.last().unwrap().1.as_str(), "{now}");
+    assert_eq!(
+        app.audited(&brand, "lot.status_changed").await,
+        wanted.len() as i64
+    );
+}
+
+#[tokio::test]
+async fn an_inspection_racing_a_recall_never_releases_the_recalled_lot() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (status, product) = admin
+        .post(
+            "/api/products",
+            json!({"product_name": "Racing serum", "skuid": "RSE-1", "gtin": gtin(),
+                   "requires_inspection": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{product}");
+    let product = product["id"].as_str().unwrap();
+    // The inspection holds its transaction open after reading the lot's
+    // status, so the recall arrives while it decides.
+    slow_inserts(&app, &brand, "inspection_checks").await;
+    for round in 0..4 {
+        let lot = create_lot(&admin, product, &format!("RQ{round}"), json!({})).await;
+        assert_eq!(lot["status"], "quarantine");
+        let id = lot["id"].as_str().unwrap();
+        let inspection = json!({"lot_id": id, "checks": [
+            {"parameter": "pH", "min": "6.5", "max": "7.5", "value": "7.0"},
+        ]});
+        let (inspected, recalled) = tokio::join!(
+            admin.post("/api/inspections", inspection),
+            set_status(&admin, id, "recalled", "Supplier recall")
+        );
+        assert_eq!(inspected.0, StatusCode::CREATED, "{}", inspected.1);
+        assert_eq!(recalled.0, StatusCode::OK, "{}", recalled.1);
+        let (_, now) = admin.get(&format!("/api/lots/{id}")).await;
+        assert_eq!(now["status"], "recalled", "round {round}: {now}");
+        assert_unbroken(&chain(&app, &brand, id).await);
+    }
+}
+
+/// Tenant migration 0022 on a schema holding batches from before the lot
+/// register: each (product, batch number) becomes one released lot with its
+/// first batch's dates and a history row, a lot the register had already is
+/// linked and left as it was, and a batch of a GTIN without a product stays
+/// unlinked. Run in a scratch schema inside a transaction that is rolled back.
+#[tokio::test]
+async fn migration_0022_registers_and_links_the_batches_of_before() {
+    let app = TestApp::spawn().await;
+    let mut tx = app.owner.begin().await.unwrap();
+    let schema = format!("mig_{}", uuid::Uuid::new_v4().simple());
+    let run = async |tx: &mut sqlx::PgConnection, sql: String| {
+        sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+            .execute(tx)
+            .await
+            .unwrap();
+    };
+    run(
+        &mut tx,
+        format!("CREATE SCHEMA {schema}; SET LOCAL search_path = {schema}"),
+    )
+    .await;
+    let migrations = &brandops::db::migrate::TENANT;
+    for m in migrations.iter().filter(|m| m.version < 22) {
+        run(&mut tx, m.sql.as_str().to_string()).await;
+    }
+    let (p1, p2) = (uuid::Uuid::new_v4(), uuid::Uuid::new_v4());
+    let (g1, g2, orphan) = (gtin(), gtin(), gtin());
+    let existing = uuid::Uuid::new_v4();
+    let update = uuid::Uuid::new_v4();
+    sqlx::query(
+        "INSERT INTO products (id, product_name, skuid, gtin) VALUES ($1, 'One', 'ONE', $2), ($3, 'Two', 'TWO', $4);
+         ",
+    )
+    .bind(p1)
+    .bind(format!("0{g1}"))
+    .bind(p2)
+    .bind(format!("0{g2}"))
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    sqlx::query("INSERT INTO lots (id, product_id, number, status) VALUES ($1, $2, 'B2', 'held')")
+        .bind(existing)
+        .bind(p1)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO batch_updates (id, source, file_name, format, size_bytes, content_sha256,
+                                    dry_run, status, created_by, created_by_name)
+         VALUES ($1, 'form', 'form', 'json', 1, repeat('a', 64), false, 'applied', $1, 'Tester')",
+    )
+    .bind(update)
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    // (position, gtin, batch, made, expires): B1 of product one twice (its
+    // first row's dates win), B2 (registered already), B1 of product two,
+    // and a GTIN no product has.
+    let rows = [
+        (0, format!("0{g1}"), "B1", "2026-01-01", "2028-01-01"),
+        (1, format!("0{g1}"), "B1", "2026-02-01", "2028-02-01"),
+        (2, format!("0{g1}"), "B2", "2026-01-01", "2028-01-01"),
+        (3, format!("0{g2}"), "B1", "2026-03-01", "2028-03-01"),
+        (4, format!("0{orphan}"), "B9", "2026-01-01", "2028-01-01"),
+    ];
+    for (position, gtin, batch, made, expires) in &rows {
+        sqlx::query(
+            "INSERT INTO batches (update_id, position, gtin, batch_number, manufactured_on,
+                                  expires_on, licence_number, codes)
+             VALUES ($1, $2, $3, $4, $5::date, $6::date, 'LIC-1', 1)",
+        )
+        .bind(update)
+        .bind(position)
+        .bind(gtin)
+        .bind(batch)
+        .bind(made)
+        .bind(expires)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    }
+    let m22 = migrations.iter().find(|m| m.version == 22).unwrap();
+    run(&mut tx, m22.sql.as_str().to_string()).await;
+
+    let lots: Vec<(uuid::Uuid, uuid::Uuid, String, String, Option<chrono::NaiveDate>)> =
+        sqlx::query_as(
+            "SELECT id, product_id, number, status, manufactured_on FROM lots ORDER BY number, product_id = $1 DESC",
+        )
+        .bind(p1)
+        .fetch_all(&mut *tx)
+        .await
+        .unwrap();
+    assert_eq!(lots.len(), 3, "{lots:?}");
+    let b1_one = lots.iter().find(|l| l.1 == p1 && l.2 == "B1").unwrap();
+    let b1_two = lots.iter().find(|l| l.1 == p2 && l.2 == "B1").unwrap();
+    assert_eq!(
+        (b1_one.3.as_str(), b1_one.4.map(|d| d.to_string())),
+        ("released", Some("2026-01-01".into()))
+    );
+    assert_eq!(b1_two.3, "released");
+    let kept = lots.iter().find(|l| l.0 == existing).unwrap();
+    assert_eq!(kept.3, "held", "a lot the register had keeps its status");
+
+    let links: Vec<(i32, Option<uuid::Uuid>)> =
+        sqlx::query_as("SELECT position, lot_id FROM batches ORDER BY position")
+            .fetch_all(&mut *tx)
+            .await
+            .unwrap();
+    assert_eq!(
+        links,
+        vec![
+            (0, Some(b1_one.0)),
+            (1, Some(b1_one.0)),
+            (2, Some(existing)),
+            (3, Some(b1_two.0)),
+            (4, None)
+        ]
+    );
+    let history: Vec<(uuid::Uuid, Option<String>, String)> = sqlx::query_as(
+        "SELECT lot_id, from_status, to_status FROM lot_status_changes ORDER BY lot_id",
+    )
+    .fetch_all(&mut *tx)
+    .await
+    .unwrap();
+    let mut added = [b1_one.0, b1_two.0];
+    added.sort();
+    assert_eq!(
+        history,
+        added
+            .iter()
+            .map(|id| (*id, None, "released".to_string()))
+            .collect::<Vec<_>>(),
+        "one first history row per lot the migration registered, none for the one it found"
+    );
+    tx.rollback().await.unwrap();
 }

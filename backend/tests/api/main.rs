@@ -26,6 +26,7 @@ mod me;
 mod modules;
 mod openapi;
 mod organisation;
+mod parties;
 mod passports;
 mod product_images;
 mod products;

@@ -122,6 +122,13 @@ async fn each_module_guards_the_operations_of_its_tag() {
         ("/api/brand-scans", "Scan analytics"),
         ("/api/reviews", "Scan analytics"),
         ("/api/passports", "Digital product passport"),
+        // The ERP: each tag's module (issue 22 on).
+        ("/api/lots", "Products"),
+        ("/api/locations", "Inventory"),
+        ("/api/stock", "Inventory"),
+        ("/api/nonconformances", "QA and compliance"),
+        ("/api/suppliers", "Procurement"),
+        ("/api/customers", "Logistics"),
     ] {
         assert_module_disabled(&admin.get(path).await, name);
     }
@@ -187,12 +194,19 @@ async fn the_session_and_the_login_carry_the_modules_and_the_catalogue() {
     let inventory = catalogue.iter().find(|m| m["key"] == "inventory").unwrap();
     let ops = inventory["operations"].as_array().unwrap();
     assert!(ops.contains(&json!("createStockMove")) && !ops.contains(&json!("createProduct")));
-    // A module with no operations yet lists none.
     let procurement = catalogue
         .iter()
         .find(|m| m["key"] == "procurement")
         .unwrap();
-    assert_eq!(procurement["operations"], json!([]));
+    assert!(
+        procurement["operations"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("createSupplier"))
+    );
+    // A module with no operations yet lists none.
+    let sales = catalogue.iter().find(|m| m["key"] == "sales").unwrap();
+    assert_eq!(sales["operations"], json!([]));
 
     // Platform admins belong to no tenant: no modules, and none refused.
     let platform = app.login(&app.platform_admin().await).await;
