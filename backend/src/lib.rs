@@ -33,7 +33,8 @@
 //! `quality` (inspections, nonconformances and CAPA, certificates of analysis),
 //! `reviews` (consumers' reviews from the scan page), `scans` (the public resolver, scan
 //! records and analytics), `tenants`
-//! (onboarding and platform administration). `docs/adding-a-domain.md` is the
+//! (onboarding and platform administration), `trace` (a lot's genealogy
+//! both ways, and recalls). `docs/adding-a-domain.md` is the
 //! checklist for a new one.
 
 // The composition root: the one module that knows every domain.
@@ -74,3 +75,4 @@ pub mod quality;
 pub mod reviews;
 pub mod scans;
 pub mod tenants;
+pub mod trace;

@@ -30,6 +30,7 @@ use crate::quality::api::QualityApi;
 use crate::reviews::api::ReviewsApi;
 use crate::scans::api::ScansApi;
 use crate::tenants::api::TenantsApi;
+use crate::trace::api::{GenealogyApi, RecallsApi};
 
 /// Every API of the service, in the order the contract lists them. (A
 /// tuple implements `Default` up to twelve elements, so related domains are
@@ -57,8 +58,8 @@ pub type Apis = (
         BatchUpdatesApi,
     ),
     // The ERP (issue 22 on): the lot register, inventory, quality, the
-    // parties, logistics, manufacturing, procurement. The next ERP domains join
-    // this tuple.
+    // parties, logistics, manufacturing, procurement, genealogy and recalls.
+    // The next ERP domains join this tuple.
     (
         LotsApi,
         InventoryApi,
@@ -68,6 +69,8 @@ pub type Apis = (
         LogisticsApi,
         ManufacturingApi,
         ProcurementApi,
+        GenealogyApi,
+        RecallsApi,
     ),
 );
 

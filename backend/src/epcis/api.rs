@@ -82,11 +82,16 @@ error_responses!(CaptureError with body {
 #[derive(ApiResponse)]
 pub enum ExportAnswer {
     /// An EPCIS 2.0 `EPCISDocument` (JSON-LD) of the matching events, in the
-    /// order they were stored; it validates against the official EPCIS 2.0
-    /// JSON schema. When more events match, `next-cursor` is the `after`
-    /// of the next page.
+    /// order they were stored, streamed; it validates against the official
+    /// EPCIS 2.0 JSON schema. A code job's commissioning is written as
+    /// ObjectEvents (action ADD) listing its codes as EPCs, at most 10,000
+    /// per event. When more events match, `next-cursor` is the `after` of
+    /// the next page.
     #[oai(status = 200)]
-    Ok(Json<Value>, #[oai(header = "next-cursor")] Option<String>),
+    Ok(
+        super::export::StreamedJson,
+        #[oai(header = "next-cursor")] Option<String>,
+    ),
 }
 
 /// A packing, shipping or receiving staff record.
@@ -419,8 +424,12 @@ impl EpcisApi {
     /// (`skuid`: its own events and those of the containers it was packed
     /// into, as in the journey), one `biz_step` (a CBV word such as `shipping`, or a URI),
     /// with `from` ≤ eventTime < `to`. At most `limit` (default and most
-    /// 500) per page; the `next-cursor` header, when present, is the
-    /// `after` of the next page.
+    /// 500) stored events per page; the `next-cursor` header, when present,
+    /// is the `after` of the next page. A code job's commissioning is
+    /// stored once and written with its codes as EPCs (SGTINs when the
+    /// organisation's GS1 company prefix is set and the GTIN is its own,
+    /// else `https://id.gs1.org/01/{gtin}/21/{serial}`), in ObjectEvents of
+    /// at most 10,000 EPCs each; the document is streamed.
     #[oai(
         path = "/epcis/events",
         method = "get",
@@ -469,9 +478,30 @@ impl EpcisApi {
         } else {
             None
         };
-        let events = rows.iter().map(super::export_event).collect();
+        // The jobs of the page's commissioning events, whose codes the
+        // document lists.
+        let mut jobs = std::collections::HashMap::new();
+        for row in rows.iter().filter(|r| r.source == "codes") {
+            if let Some(id) = row.code_job_id
+                && let Some(job) = crate::codes::store::find_job(&mut conn, id).await?
+            {
+                jobs.insert(id, job);
+            }
+        }
+        let company_prefix = store::company_prefix(&mut conn).await?;
+        drop(conn);
+        let page = super::export::Page {
+            rows,
+            jobs,
+            company_prefix,
+            created: Utc::now(),
+        };
         Ok(ExportAnswer::Ok(
-            Json(super::document(events, Utc::now())),
+            super::export::StreamedJson(super::export::document(
+                state.db.clone(),
+                caller.tenant.clone(),
+                page,
+            )),
             next,
         ))
     }

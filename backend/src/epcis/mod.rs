@@ -10,6 +10,9 @@
 //! - `api.rs`: `POST /api/epcis/capture`, `GET /api/epcis/events` (the
 //!   export), `POST /api/epcis/steps` (record a step), `GET
 //!   /api/product-journey` and `GET /api/traceability` (the spec's calls);
+//! - `export.rs`: the export's document, streamed, with each code job's
+//!   commissioning rendered from its code rows as events of at most 10,000
+//!   EPCs (SGTINs or Digital Link URIs);
 //! - `store.rs`: the SQL of `epcis_events`, and the scan observations read
 //!   from `scan_rollup`.
 //!
@@ -17,6 +20,7 @@
 //! country from the scan rollup, and no EPCIS row is written per scan.
 
 pub mod api;
+pub mod export;
 pub mod store;
 
 use std::sync::LazyLock;
@@ -509,9 +513,11 @@ pub fn epcis_time(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-/// The commissioning of a finished code job: one ObjectEvent, action ADD,
-/// bizStep commissioning, disposition active, with the job's class (GTIN
-/// and lot) and quantity, never a list of its codes.
+/// The commissioning of a finished code job as stored: one ObjectEvent,
+/// action ADD, bizStep commissioning, disposition active, with the job's
+/// class (GTIN and lot) and quantity, never a list of its codes. The export
+/// renders it with the job's codes as EPCs (`export`), in events of at
+/// most 10,000.
 pub fn commissioning(job: &CodeJobRow, at: DateTime<Utc>) -> NewEvent {
     let class = product_class(&job.gtin, job.lot_number.as_deref());
     let document = json!({

@@ -253,3 +253,12 @@ pub async fn scan_total(conn: &mut PgConnection, product_id: Uuid) -> Result<i64
     .fetch_one(conn)
     .await
 }
+
+/// The organisation's GS1 company prefix, when it has set one.
+pub async fn company_prefix(conn: &mut PgConnection) -> Result<Option<String>, sqlx::Error> {
+    let prefix: Option<Option<String>> =
+        sqlx::query_scalar("SELECT gs1_company_prefix FROM org_settings")
+            .fetch_optional(conn)
+            .await?;
+    Ok(prefix.flatten())
+}

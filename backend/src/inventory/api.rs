@@ -848,24 +848,11 @@ impl InventoryApi {
             )
             .into());
         }
-        let lines = store::reservation_lines(&mut tx, &[id]).await?;
-        for line in &lines {
-            store::unreserve_line(
-                &mut tx,
-                row.product_id,
-                line.location_id,
-                line.lot_id,
-                line.quantity,
-            )
-            .await?;
-        }
-        store::mark_released(&mut tx, id, Some(caller.session.account_id)).await?;
-        audit::record_own_tenant(
+        let lines = ledger::release(
             &mut tx,
             &caller.actor,
-            "inventory.reservation_released",
-            &id.to_string(),
-            serde_json::json!({ "product_id": row.product_id, "reference": row.reference }),
+            Some(caller.session.account_id),
+            &row,
         )
         .await?;
         let row = store::lock_reservation(&mut tx, id)

@@ -249,6 +249,42 @@ pub async fn reserve(
     Ok(lines)
 }
 
+/// Releases reservation `row` in the caller's transaction: its stock is
+/// available again (each line given back to its balance, in the lock
+/// order), it is marked released by `by`, and the audit row
+/// (`inventory.reservation_released`) is written. The caller has locked it
+/// (`store::lock_reservation`) and checked that it is still active.
+/// `DELETE /api/stock-reservations/{id}` and a recall (which releases the
+/// reservations of the lots it recalls) call this. Answers its lines.
+pub async fn release(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    by: Option<Uuid>,
+    row: &store::ReservationRow,
+) -> Result<Vec<ReservationLineRow>, sqlx::Error> {
+    let lines = store::reservation_lines(conn, &[row.id]).await?;
+    for line in &lines {
+        store::unreserve_line(
+            conn,
+            row.product_id,
+            line.location_id,
+            line.lot_id,
+            line.quantity,
+        )
+        .await?;
+    }
+    store::mark_released(conn, row.id, by).await?;
+    audit::record_own_tenant(
+        conn,
+        actor,
+        "inventory.reservation_released",
+        &row.id.to_string(),
+        serde_json::json!({ "product_id": row.product_id, "reference": row.reference }),
+    )
+    .await?;
+    Ok(lines)
+}
+
 /// Reserves `quantity` of the product (as [`reserve`]) and records the
 /// reservation `id` for `reference`: its row, its lines and the audit row
 /// `inventory.reserved`, in the caller's transaction. What the reservations

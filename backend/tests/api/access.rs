@@ -571,6 +571,22 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
                 Some(json!({"reason": ""})),
             ),
         ),
+        // Genealogy and recalls (issue 23): members read; brand editors and
+        // client admins recall.
+        ("getLotGenealogy", (Allowed::BrandAndClientMembers, None)),
+        (
+            "createRecall",
+            (
+                Allowed::BrandEditorsAndClientAdmins,
+                Some(json!({"lot_id": none, "reason": "access walk"})),
+            ),
+        ),
+        ("listRecalls", (Allowed::BrandAndClientMembers, None)),
+        ("getRecall", (Allowed::BrandAndClientMembers, None)),
+        (
+            "getRecallAffectedCsv",
+            (Allowed::BrandAndClientMembers, None),
+        ),
     ])
 }
 

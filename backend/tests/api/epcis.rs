@@ -95,10 +95,22 @@ async fn a_finished_code_job_commissions_its_codes_in_one_event() {
     assert_eq!(e["bizStep"], "commissioning");
     assert_eq!(e["disposition"], "active");
     assert!(e["eventID"].as_str().unwrap().starts_with("urn:uuid:"));
-    assert_eq!(
-        e["quantityList"],
-        json!([{"epcClass": format!("https://id.gs1.org/01/{gtin14}/10/L7%2F1"), "quantity": 25}])
-    );
+    // The export lists the job's codes (from its code rows) as EPCs: their
+    // Digital Link URIs on GS1's host, the company prefix being unknown.
+    assert!(e.get("quantityList").is_none(), "{e}");
+    let mut epcs: Vec<String> = e["epcList"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    let mut expected: Vec<String> = uris
+        .iter()
+        .map(|u| format!("https://id.gs1.org/01/{gtin14}/21/{}", serial_of(u)))
+        .collect();
+    epcs.sort();
+    expected.sort();
+    assert_eq!(epcs, expected);
     // One row for the job, never one per code.
     let rows: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT count(*) FROM {}.epcis_events WHERE code_job_id = '{job_id}' AND source = 'codes'",
@@ -127,6 +139,79 @@ async fn a_finished_code_job_commissions_its_codes_in_one_event() {
         trace["upstream"]["commissioned"][0]["quantities"][0]["quantity"],
         25.0
     );
+}
+
+/// The serial (GS1 AI 21) of a code's URI.
+fn serial_of(uri: &str) -> String {
+    let rest = uri.split_once("/21/").unwrap().1;
+    rest.split(['/', '?']).next().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn a_job_of_25000_codes_is_commissioned_in_three_events_of_its_sgtins() {
+    let app = TestApp::spawn().await;
+    let brand = app.brand().await;
+    let admin = app.login(&brand.admin).await;
+    let (product_id, skuid, gtin14) = product(&admin).await;
+    // The organisation's GS1 company prefix: the GTIN's 7 digits after the
+    // indicator.
+    let prefix = &gtin14[1..8];
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "UPDATE {}.org_settings SET gs1_company_prefix = $1",
+        brand.schema
+    )))
+    .bind(prefix)
+    .execute(&app.owner)
+    .await
+    .unwrap();
+    let (job_id, uris) = codes(&admin, &product_id, 25_000, "BIG1").await;
+    assert_eq!(uris.len(), 25_000);
+
+    let (status, doc, _) = export(&admin, &format!("?skuid={skuid}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_valid_epcis(&doc);
+    let list = events(&doc);
+    assert_eq!(list.len(), 3, "three events of at most 10,000 EPCs");
+    let stored: String = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT event_id FROM {}.epcis_events WHERE code_job_id = '{job_id}'",
+        brand.schema
+    )))
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert_eq!(list[0]["eventID"], stored.as_str());
+    let mut ids = std::collections::HashSet::new();
+    let mut epcs = Vec::new();
+    let item = format!("{}{}", &gtin14[..1], &gtin14[8..13]);
+    for e in list {
+        assert_eq!(e["type"], "ObjectEvent");
+        assert_eq!(e["action"], "ADD");
+        assert_eq!(e["bizStep"], "commissioning");
+        assert!(ids.insert(e["eventID"].as_str().unwrap().to_string()));
+        let these = e["epcList"].as_array().unwrap();
+        assert!(
+            !these.is_empty() && these.len() <= 10_000,
+            "{}",
+            these.len()
+        );
+        epcs.extend(these.iter().map(|v| v.as_str().unwrap().to_string()));
+    }
+    let mut expected: Vec<String> = uris
+        .iter()
+        .map(|u| format!("urn:epc:id:sgtin:{prefix}.{item}.{}", serial_of(u)))
+        .collect();
+    epcs.sort();
+    expected.sort();
+    assert_eq!(epcs.len(), 25_000);
+    assert_eq!(epcs, expected);
+    // Still one stored row for the job; a second export names the same
+    // events.
+    let (_, again, _) = export(&admin, &format!("?skuid={skuid}")).await;
+    let again_ids: std::collections::HashSet<String> = events(&again)
+        .iter()
+        .map(|e| e["eventID"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(again_ids, ids);
 }
 
 #[tokio::test]

@@ -41,5 +41,6 @@ mod scans;
 mod server;
 mod sql;
 mod tenancy;
+mod trace;
 mod users;
 mod verdict;

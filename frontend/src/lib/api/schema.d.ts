@@ -1070,8 +1070,12 @@ export interface paths {
          *     (`skuid`: its own events and those of the containers it was packed
          *     into, as in the journey), one `biz_step` (a CBV word such as `shipping`, or a URI),
          *     with `from` ≤ eventTime < `to`. At most `limit` (default and most
-         *     500) per page; the `next-cursor` header, when present, is the
-         *     `after` of the next page.
+         *     500) stored events per page; the `next-cursor` header, when present,
+         *     is the `after` of the next page. A code job's commissioning is
+         *     stored once and written with its codes as EPCs (SGTINs when the
+         *     organisation's GS1 company prefix is set and the GTIN is its own,
+         *     else `https://id.gs1.org/01/{gtin}/21/{serial}`), in ObjectEvents of
+         *     at most 10,000 EPCs each; the document is streamed.
          */
         get: operations["exportEpcisEvents"];
         put?: never;
@@ -2332,6 +2336,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/lots/{id}/genealogy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A lot's genealogy. Upstream: the component lots it was made from at
+         *     any depth (each with its depth, how much of it was used and in which
+         *     lots, its status, and its receipts: supplier, purchase order, when).
+         *     Downstream: the lots made from it at any depth (each with the lots
+         *     it was made from) and their shipments that left (shipped or
+         *     delivered) with their customers. A lot reached by several paths is
+         *     listed once, at its shortest depth; each direction is one recursive
+         *     query with a cycle guard, stopping at depth 32 (`truncated` says
+         *     when lots lay beyond).
+         */
+        get: operations["getLotGenealogy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recalls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The recalls, newest first (at most 500), each with how many lots,
+         *     shipments and customers it covers.
+         */
+        get: operations["listRecalls"];
+        put?: never;
+        /**
+         * Recalls a lot (admins and managers), in one transaction: the lot and
+         *     every lot made from it (its downstream genealogy, at any depth) are
+         *     set `recalled` (with a history row each; a lot already recalled
+         *     stays so, with no second row), their open stock reservations are
+         *     released, and the recall is recorded with the shipments that took
+         *     those lots and their customers, which it answers. Consumers who scan
+         *     a code of any of those lots are warned. A lot already recalled by a
+         *     recall: 409 `already_recalled` (two recalls of one lot at once: one
+         *     succeeds, the other gets that 409).
+         */
+        post: operations["createRecall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recalls/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One recall: its lots (with the statuses they have now), the
+         *     shipments and customers it reached, the reservations it released.
+         */
+        get: operations["getRecall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recalls/{id}/affected.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The recall's affected lots, shipments and customers as CSV: one
+         *     line per shipment of a recalled lot (with its customer and
+         *     quantity), and one per recalled lot that no shipment took.
+         */
+        get: operations["getRecallAffectedCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/01/{gtin}/21/{serial}": {
         parameters: {
             query?: never;
@@ -2515,6 +2618,17 @@ export interface components {
             verdict: components["schemas"]["Verdict"];
             product_name: string;
             Geolocation: components["schemas"]["Geolocation"];
+        };
+        /**
+         * AffectedCustomer
+         * @description A customer a recall reached, and how much of the recalled lots it got.
+         */
+        AffectedCustomer: {
+            /** Format: uuid */
+            customer_id: string;
+            name: string;
+            /** @description In all, over its shipments and the recalled lots (a decimal string). */
+            quantity: string;
         };
         /**
          * @description A typed attribute of a product (net weight: number 500; vegan: boolean
@@ -3336,6 +3450,34 @@ export interface components {
             transformed_into: components["schemas"]["EventView"][];
         };
         /**
+         * DownstreamLot
+         * @description A lot made from the genealogy's lot.
+         */
+        DownstreamLot: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** @description The product's GTIN-14. */
+            gtin: string;
+            /** @description The lot number (GS1 AI 10). */
+            number: string;
+            status: components["schemas"]["LotStatus"];
+            /**
+             * Format: int32
+             * @description Steps of manufacturing between the genealogy's lot and it (1: made
+             *     directly from it). Listed once, at its shortest depth.
+             */
+            depth: number;
+            /** @description The lots one step nearer (depth - 1) it was made from. */
+            made_from: string[];
+            /** @description How much of those lots went into it, in all (a decimal string). */
+            quantity_used: string;
+            /** @description Its shipments that left (shipped or delivered), oldest first. */
+            shipments: components["schemas"]["TracedShipment"][];
+        };
+        /**
          * ErrorBody
          * @description The JSON body of every error answer.
          */
@@ -3401,6 +3543,29 @@ export interface components {
             name: string;
             email: string;
             password: string;
+        };
+        /**
+         * Genealogy
+         * @description A lot's genealogy, both ways.
+         */
+        Genealogy: {
+            lot: components["schemas"]["TracedLot"];
+            /** @description The lot's own receipts from suppliers. */
+            receipts: components["schemas"]["TracedReceipt"][];
+            /** @description The lot's own shipments to customers. */
+            shipments: components["schemas"]["TracedShipment"][];
+            /** @description Its component lots at any depth (by depth, product, number). */
+            upstream: components["schemas"]["UpstreamLot"][];
+            /** @description The lots made from it at any depth, with their shipments. */
+            downstream: components["schemas"]["DownstreamLot"][];
+            /**
+             * Format: int32
+             * @description The deepest either list goes (32): a walk that stopped there while
+             *     more lay beyond says `truncated`.
+             */
+            max_depth: number;
+            /** @description Lots lie beyond `max_depth` in either direction and are not listed. */
+            truncated: boolean;
         };
         /** Geolocation */
         Geolocation: {
@@ -4240,6 +4405,22 @@ export interface components {
             quantity: string;
             /** @description 0 or more, at most 6 decimal places, as a string: `"12.50"`. */
             unit_price: string;
+        };
+        /**
+         * NewRecall
+         * @description A recall to make.
+         */
+        NewRecall: {
+            /**
+             * Format: uuid
+             * @description The lot to recall: it and every lot made from it are recalled.
+             */
+            lot_id: string;
+            /**
+             * @description Why (1 to 500 characters): kept with the recall, in every lot's
+             *     history and in the audit log.
+             */
+            reason: string;
         };
         /** NewReceipt */
         NewReceipt: {
@@ -5151,6 +5332,128 @@ export interface components {
             /** Format: double */
             quantity?: number;
             uom?: string;
+        };
+        /**
+         * Recall
+         * @description A recall: the lot, every lot made from it, the shipments and customers
+         *     they reached, and the reservations released.
+         */
+        Recall: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: int64
+             * @description What people quote (RC-000042 shows 42).
+             */
+            number: number;
+            /**
+             * Format: uuid
+             * @description The lot recalled.
+             */
+            lot_id: string;
+            reason: string;
+            /** @description Who recalled it, by name at the time. */
+            created_by_name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The lot (depth 0) and every lot made from it. */
+            lots: components["schemas"]["RecalledLot"][];
+            /** @description What of those lots had left for customers, lot by lot. */
+            shipments: components["schemas"]["RecalledShipment"][];
+            /** @description The customers reached, by name. */
+            customers: components["schemas"]["AffectedCustomer"][];
+            /** @description The open stock reservations of those lots it released. */
+            released_reservations: string[];
+            /**
+             * @description The downstream walk stopped at the depth limit: lots beyond it were
+             *     not recalled (recall the deepest listed lots too).
+             */
+            truncated: boolean;
+        };
+        /**
+         * RecallList
+         * @description The recalls, newest first (at most 500).
+         */
+        RecallList: {
+            recalls: components["schemas"]["RecallSummary"][];
+        };
+        /**
+         * RecallSummary
+         * @description A recall as the list shows it.
+         */
+        RecallSummary: {
+            /** Format: uuid */
+            id: string;
+            /** Format: int64 */
+            number: number;
+            /** Format: uuid */
+            lot_id: string;
+            lot_number: string;
+            product_name: string;
+            reason: string;
+            created_by_name: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: int64
+             * @description How many lots it covers (the lot and those made from it).
+             */
+            lots: number;
+            /** Format: int64 */
+            shipments: number;
+            /** Format: int64 */
+            customers: number;
+        };
+        /**
+         * RecalledLot
+         * @description A lot a recall covers.
+         */
+        RecalledLot: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** @description The product's GTIN-14. */
+            gtin: string;
+            /** @description The lot number (GS1 AI 10). */
+            number: string;
+            status: components["schemas"]["LotStatus"];
+            /**
+             * Format: int32
+             * @description 0 for the recalled lot, n for a lot made from it n steps down.
+             */
+            depth: number;
+            /** @description Its status before the recall. */
+            previous_status: components["schemas"]["LotStatus"] & unknown;
+            /**
+             * @description Whether this recall set it `recalled` (false: it was recalled
+             *     already, and stays so).
+             */
+            status_changed: boolean;
+        };
+        /**
+         * RecalledShipment
+         * @description What of a recalled lot a shipment took to a customer.
+         */
+        RecalledShipment: {
+            /** Format: uuid */
+            shipment_id: string;
+            /** Format: int64 */
+            shipment_number: number;
+            /** @description `shipped` or `delivered` (as it is now). */
+            status: string;
+            /** Format: date-time */
+            shipped_at?: string;
+            /** Format: uuid */
+            customer_id: string;
+            customer_name: string;
+            /** Format: uuid */
+            lot_id: string;
+            lot_number: string;
+            product_name: string;
+            /** @description A decimal string. */
+            quantity: string;
         };
         /**
          * Receipt
@@ -6149,6 +6452,22 @@ export interface components {
             truncated: boolean;
         };
         /**
+         * TracedLot
+         * @description A lot as the genealogy shows it.
+         */
+        TracedLot: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** @description The product's GTIN-14. */
+            gtin: string;
+            /** @description The lot number (GS1 AI 10). */
+            number: string;
+            status: components["schemas"]["LotStatus"];
+        };
+        /**
          * TracedProduct
          * @description The product a journey or traceability is of.
          */
@@ -6158,6 +6477,52 @@ export interface components {
             product_name: string;
             skuid: string;
             gtin: string;
+        };
+        /**
+         * TracedReceipt
+         * @description A receipt of a lot from a supplier.
+         */
+        TracedReceipt: {
+            /** Format: uuid */
+            receipt_id: string;
+            /** Format: uuid */
+            purchase_order_id: string;
+            /**
+             * Format: int64
+             * @description The purchase order's number (PO-000042 shows 42).
+             */
+            purchase_order_number: number;
+            /** Format: uuid */
+            supplier_id: string;
+            supplier_name: string;
+            /** Format: date-time */
+            received_at: string;
+            /** @description How much of the lot it received (a decimal string). */
+            quantity: string;
+        };
+        /**
+         * TracedShipment
+         * @description A shipment (shipped or delivered) of a lot to a customer.
+         */
+        TracedShipment: {
+            /** Format: uuid */
+            shipment_id: string;
+            /**
+             * Format: int64
+             * @description The shipment's number (SH-000042 shows 42).
+             */
+            shipment_number: number;
+            /** @description `shipped` or `delivered`. */
+            status: string;
+            /** Format: date-time */
+            shipped_at?: string;
+            /** Format: date-time */
+            delivered_at?: string;
+            /** Format: uuid */
+            customer_id: string;
+            customer_name: string;
+            /** @description How much of the lot it took (a decimal string). */
+            quantity: string;
         };
         /**
          * @description What an update is at.
@@ -6173,6 +6538,35 @@ export interface components {
             commissioned: components["schemas"]["EventView"][];
             /** @description Transformations that produced it, with their inputs. */
             transformed_from: components["schemas"]["EventView"][];
+        };
+        /**
+         * UpstreamLot
+         * @description A component lot of the genealogy's lot.
+         */
+        UpstreamLot: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** @description The product's GTIN-14. */
+            gtin: string;
+            /** @description The lot number (GS1 AI 10). */
+            number: string;
+            status: components["schemas"]["LotStatus"];
+            /**
+             * Format: int32
+             * @description Steps of manufacturing between it and the genealogy's lot (1: a
+             *     direct component). A lot reached by several paths is listed once,
+             *     at its shortest depth.
+             */
+            depth: number;
+            /** @description The lots one step nearer (depth - 1) it went into. */
+            used_in: string[];
+            /** @description How much of it went into those lots, in all (a decimal string). */
+            quantity_used: string;
+            /** @description Its receipts from suppliers, oldest first. */
+            receipts: components["schemas"]["TracedReceipt"][];
         };
         /**
          * Usage
@@ -11608,9 +12002,11 @@ export interface operations {
         responses: {
             /**
              * @description An EPCIS 2.0 `EPCISDocument` (JSON-LD) of the matching events, in the
-             *     order they were stored; it validates against the official EPCIS 2.0
-             *     JSON schema. When more events match, `next-cursor` is the `after`
-             *     of the next page.
+             *     order they were stored, streamed; it validates against the official
+             *     EPCIS 2.0 JSON schema. A code job's commissioning is written as
+             *     ObjectEvents (action ADD) listing its codes as EPCs, at most 10,000
+             *     per event. When more events match, `next-cursor` is the `after` of
+             *     the next page.
              */
             200: {
                 headers: {
@@ -17227,6 +17623,383 @@ export interface operations {
             };
             /** @description The request body is not of a type the operation takes. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLotGenealogy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A lot's genealogy, both ways. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Genealogy"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listRecalls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recalls, newest first (at most 500). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["RecallList"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createRecall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["NewRecall"];
+            };
+        };
+        responses: {
+            /**
+             * @description Recalled: the lot and every lot made from it are `recalled`, their
+             *     open reservations released; the shipments and customers reached.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Recall"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRecall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description A recall: the lot, every lot made from it, the shipments and customers
+             *     they reached, and the reservations released.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Recall"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRecallAffectedCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description `recall,recalled_lot,depth,product,gtin,lot,lot_status,…,customer,…,quantity`:
+             *     one line per shipment of a recalled lot, and one per recalled lot no
+             *     shipment took (RFC 4180; cells a spreadsheet would run as formulas
+             *     start with `'`).
+             */
+            200: {
+                headers: {
+                    "CONTENT-DISPOSITION": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
