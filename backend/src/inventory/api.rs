@@ -18,7 +18,6 @@ use super::{
     Currency, IdempotencyKey, LocationCode, LocationKind, MoveReason, Quantity, QuantityOrZero,
     UnitCost, money_text, quantity_text,
 };
-use crate::audit;
 use crate::db::unique_violation;
 use crate::http::error::{
     AccessError, ApiError, QueryError, StateError, WriteLookupError, WriteStateError,
