@@ -399,7 +399,7 @@ describe('routes and guards', () => {
     await act(() => router.navigate('/profile'));
     // The guard reacts on the next navigation; give a loaded machine time.
     await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'), {
-      timeout: 5000,
+      timeout: 15_000,
     });
     expect(useAppStore.getState().auth.user).toBeNull();
   });

@@ -307,7 +307,7 @@ describe('BatchUploadPage', () => {
       await screen.findByText(/The progress could not be refreshed: The server is busy\./),
     ).toBeInTheDocument();
     expect(
-      await screen.findByText(/No problems in 4 rows/, undefined, { timeout: 5000 }),
+      await screen.findByText(/No problems in 4 rows/, undefined, { timeout: 15_000 }),
     ).toBeInTheDocument();
     expect(screen.queryByText(/could not be refreshed/)).not.toBeInTheDocument();
   });
@@ -324,7 +324,7 @@ describe('BatchUploadPage', () => {
     });
     const table = await screen.findByRole('table', { name: 'Batch update history' });
     expect(table).toHaveTextContent('Applying');
-    await waitFor(() => expect(table).toHaveTextContent('Applied'), { timeout: 5000 });
+    await waitFor(() => expect(table).toHaveTextContent('Applied'), { timeout: 15_000 });
     expect(loads).toBe(2);
   });
 });

@@ -83,7 +83,7 @@ describe('InventoryPage', () => {
     const stock = await screen.findByRole(
       'table',
       { name: 'Stock by product, location and lot' },
-      { timeout: 5000 },
+      { timeout: 15_000 },
     );
     const row = within(stock).getAllByRole('row')[1]!;
     expect(row).toHaveTextContent('WH1 / A-01');

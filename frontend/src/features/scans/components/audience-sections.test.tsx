@@ -68,7 +68,7 @@ describe('Consumer sessions and consumers', () => {
       await screen.findByRole(
         'img',
         { name: /^Bar chart of consumer sessions per day, 4 sessions from / },
-        { timeout: 5000 },
+        { timeout: 15_000 },
       ),
     ).toBeInTheDocument();
     const table = screen.getByRole('table', { name: 'Consumer sessions per day' });
@@ -92,7 +92,7 @@ describe('Consumer sessions and consumers', () => {
       await screen.findByRole(
         'img',
         { name: /^Stacked bar chart of consumers per day .*: 3 new and 2 returning/ },
-        { timeout: 5000 },
+        { timeout: 15_000 },
       ),
     ).toBeInTheDocument();
     const rows = within(screen.getByRole('table', { name: 'Consumers per day' })).getAllByRole(

@@ -158,7 +158,7 @@ describe('Scan analytics', () => {
     // Charts (lazy) with their text alternatives.
     expect(
       await screen.findByLabelText(/^Line chart of scans per day, 120 scans from /, undefined, {
-        timeout: 5000,
+        timeout: 15_000,
       }),
     ).toBeInTheDocument();
     expect(
@@ -175,7 +175,7 @@ describe('Scan analytics', () => {
 
     // The map: a point per place with coordinates; the table lists every place.
     const map = (
-      await screen.findByText('World map of scans', undefined, { timeout: 5000 })
+      await screen.findByText('World map of scans', undefined, { timeout: 15_000 })
     ).closest('svg')!;
     expect(map).toHaveAttribute('role', 'img');
     expect(map.querySelectorAll('circle')).toHaveLength(1);
