@@ -40,6 +40,7 @@ mod reviews;
 mod scans;
 mod server;
 mod sql;
+mod supply_chain;
 mod tenancy;
 mod trace;
 mod users;
