@@ -141,15 +141,6 @@ pub struct ComponentRow {
     pub quantity: Decimal,
 }
 
-/// The columns of a [`BomRow`] (one literal with each statement's end).
-macro_rules! bom_select {
-    () => {
-        "SELECT b.id, b.product_id, p.product_name, b.version, b.output_quantity,
-                b.created_by, b.created_at
-           FROM boms b JOIN products p ON p.id = b.product_id"
-    };
-}
-
 /// The BOM versions of one product (newest first) or of all (by product
 /// name, newest version first); at most `limit`.
 pub async fn list_boms(
@@ -157,12 +148,11 @@ pub async fn list_boms(
     product_id: Option<Uuid>,
     limit: i64,
 ) -> Result<Vec<BomRow>, sqlx::Error> {
-    sqlx::query_as(concat!(
-        bom_select!(),
-        " WHERE ($1::uuid IS NULL OR b.product_id = $1)
+    sqlx::query_as("SELECT b.id, b.product_id, p.product_name, b.version, b.output_quantity,
+                b.created_by, b.created_at
+           FROM boms b JOIN products p ON p.id = b.product_id WHERE ($1::uuid IS NULL OR b.product_id = $1)
           ORDER BY p.product_name, b.product_id, b.version DESC
-          LIMIT $2"
-    ))
+          LIMIT $2")
     .bind(product_id)
     .bind(limit)
     .fetch_all(conn)
@@ -175,11 +165,10 @@ pub async fn find_bom(
     product_id: Uuid,
     version: Option<i32>,
 ) -> Result<Option<BomRow>, sqlx::Error> {
-    sqlx::query_as(concat!(
-        bom_select!(),
-        " WHERE b.product_id = $1 AND ($2::integer IS NULL OR b.version = $2)
-          ORDER BY b.version DESC LIMIT 1"
-    ))
+    sqlx::query_as("SELECT b.id, b.product_id, p.product_name, b.version, b.output_quantity,
+                b.created_by, b.created_at
+           FROM boms b JOIN products p ON p.id = b.product_id WHERE b.product_id = $1 AND ($2::integer IS NULL OR b.version = $2)
+          ORDER BY b.version DESC LIMIT 1")
     .bind(product_id)
     .bind(version)
     .fetch_optional(conn)
@@ -188,10 +177,14 @@ pub async fn find_bom(
 
 /// BOM `id`.
 pub async fn bom(conn: &mut PgConnection, id: Uuid) -> Result<Option<BomRow>, sqlx::Error> {
-    sqlx::query_as(concat!(bom_select!(), " WHERE b.id = $1"))
-        .bind(id)
-        .fetch_optional(conn)
-        .await
+    sqlx::query_as(
+        "SELECT b.id, b.product_id, p.product_name, b.version, b.output_quantity,
+                b.created_by, b.created_at
+           FROM boms b JOIN products p ON p.id = b.product_id WHERE b.id = $1",
+    )
+    .bind(id)
+    .fetch_optional(conn)
+    .await
 }
 
 /// The components of the BOMs `ids`, by position.
@@ -274,9 +267,13 @@ pub struct OrderRow {
     pub cancelled_at: Option<DateTime<Utc>>,
 }
 
-/// The columns of an [`OrderRow`] (one literal with each statement's end).
-macro_rules! order_select {
-    () => {
+/// The orders, newest first, of one status or all; at most `limit`.
+pub async fn list_orders(
+    conn: &mut PgConnection,
+    status: Option<&str>,
+    limit: i64,
+) -> Result<Vec<OrderRow>, sqlx::Error> {
+    sqlx::query_as(
         "SELECT o.id, o.number, o.product_id, p.product_name, p.gtin,
         p.requires_inspection, o.bom_id, b.version AS bom_version, b.output_quantity, o.quantity,
         o.location_id, loc.code AS location_code, o.output_lot_number, o.expires_on, o.status,
@@ -286,22 +283,10 @@ macro_rules! order_select {
    FROM manufacturing_orders o
    JOIN products p ON p.id = o.product_id
    JOIN boms b ON b.id = o.bom_id
-   JOIN locations loc ON loc.id = o.location_id"
-    };
-}
-
-/// The orders, newest first, of one status or all; at most `limit`.
-pub async fn list_orders(
-    conn: &mut PgConnection,
-    status: Option<&str>,
-    limit: i64,
-) -> Result<Vec<OrderRow>, sqlx::Error> {
-    sqlx::query_as(concat!(
-        order_select!(),
-        " WHERE ($1::text IS NULL OR o.status = $1)
+   JOIN locations loc ON loc.id = o.location_id WHERE ($1::text IS NULL OR o.status = $1)
           ORDER BY o.created_at DESC, o.id DESC
-          LIMIT $2"
-    ))
+          LIMIT $2",
+    )
     .bind(status)
     .bind(limit)
     .fetch_all(conn)
@@ -316,15 +301,34 @@ pub async fn order(
     id: Uuid,
     lock: bool,
 ) -> Result<Option<OrderRow>, sqlx::Error> {
-    let statement = if lock {
-        concat!(order_select!(), " WHERE o.id = $1 FOR UPDATE OF o")
+    let query = if lock {
+        sqlx::query_as(
+            "SELECT o.id, o.number, o.product_id, p.product_name, p.gtin,
+        p.requires_inspection, o.bom_id, b.version AS bom_version, b.output_quantity, o.quantity,
+        o.location_id, loc.code AS location_code, o.output_lot_number, o.expires_on, o.status,
+        o.produced_quantity, o.output_lot_id, o.unit_cost, o.currency, o.code_job_id,
+        o.epcis_event_id, o.created_by, o.created_at, o.started_at, o.completed_at,
+        o.cancelled_at
+   FROM manufacturing_orders o
+   JOIN products p ON p.id = o.product_id
+   JOIN boms b ON b.id = o.bom_id
+   JOIN locations loc ON loc.id = o.location_id WHERE o.id = $1 FOR UPDATE OF o",
+        )
     } else {
-        concat!(order_select!(), " WHERE o.id = $1")
+        sqlx::query_as(
+            "SELECT o.id, o.number, o.product_id, p.product_name, p.gtin,
+        p.requires_inspection, o.bom_id, b.version AS bom_version, b.output_quantity, o.quantity,
+        o.location_id, loc.code AS location_code, o.output_lot_number, o.expires_on, o.status,
+        o.produced_quantity, o.output_lot_id, o.unit_cost, o.currency, o.code_job_id,
+        o.epcis_event_id, o.created_by, o.created_at, o.started_at, o.completed_at,
+        o.cancelled_at
+   FROM manufacturing_orders o
+   JOIN products p ON p.id = o.product_id
+   JOIN boms b ON b.id = o.bom_id
+   JOIN locations loc ON loc.id = o.location_id WHERE o.id = $1",
+        )
     };
-    sqlx::query_as(statement)
-        .bind(id)
-        .fetch_optional(conn)
-        .await
+    query.bind(id).fetch_optional(conn).await
 }
 
 /// Sets order `id` to `status` (`in_progress` stamps `started_at`,

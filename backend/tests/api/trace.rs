@@ -51,8 +51,8 @@ struct Written {
 
 /// Writes receipts, lot inputs and shipments of existing lots into the
 /// foundation tables (suppliers, purchase orders and their lines, receipts
-/// with their ledger receipt move, `lot_inputs` with a fresh manufacturing
-/// order id each, customers, shipments and `shipment_lots`), in one
+/// with their ledger receipt move, `lot_inputs` with a completed manufacturing
+/// order each, customers, shipments and `shipment_lots`), in one
 /// transaction on the tenant's own connection. A supplier or customer name
 /// used twice is one party. The ONE place to switch to the procurement,
 /// manufacturing and logistics APIs once they are merged.
@@ -156,11 +156,39 @@ async fn write_supply_chain(
         .unwrap();
     }
     for i in inputs {
+        // A completed manufacturing order (with a BOM version of its own)
+        // for each edge, as manufacturing's completion leaves it.
+        let (bom, order) = (Uuid::new_v4(), Uuid::new_v4());
+        sqlx::query(
+            "INSERT INTO boms (id, product_id, version, output_quantity)
+             SELECT $1, l.product_id,
+                    coalesce((SELECT max(version) FROM boms WHERE product_id = l.product_id), 0) + 1, 1
+               FROM lots l WHERE l.id = $2::uuid",
+        )
+        .bind(bom)
+        .bind(i.output)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+        sqlx::query(
+            "INSERT INTO manufacturing_orders (id, product_id, bom_id, quantity, location_id,
+                                               output_lot_number, status, produced_quantity,
+                                               output_lot_id, completed_at)
+             SELECT $1, l.product_id, $2, 1, $3, l.number, 'completed', 1, l.id, now()
+               FROM lots l WHERE l.id = $4::uuid",
+        )
+        .bind(order)
+        .bind(bom)
+        .bind(location)
+        .bind(i.output)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
         sqlx::query(
             "INSERT INTO lot_inputs (manufacturing_order_id, output_lot_id, input_lot_id, quantity)
              VALUES ($1, $2::uuid, $3::uuid, $4::numeric)",
         )
-        .bind(Uuid::new_v4())
+        .bind(order)
         .bind(i.output)
         .bind(i.input)
         .bind(i.quantity)
@@ -187,10 +215,12 @@ async fn write_supply_chain(
         };
         let shipment = Uuid::new_v4();
         let number: i64 = sqlx::query_scalar(
-            "INSERT INTO shipments (id, customer_id, from_location_id, status, shipped_at, delivered_at)
+            "INSERT INTO shipments (id, customer_id, from_location_id, status, shipped_at,
+                                    delivered_at, cancelled_at)
              VALUES ($1, $2, $3, $4,
                      CASE WHEN $4 IN ('shipped', 'delivered') THEN now() END,
-                     CASE WHEN $4 = 'delivered' THEN now() END)
+                     CASE WHEN $4 = 'delivered' THEN now() END,
+                     CASE WHEN $4 = 'cancelled' THEN now() END)
              RETURNING number",
         )
         .bind(shipment)
