@@ -16,6 +16,7 @@ use crate::audit;
 use crate::companies::CompanyName;
 use crate::db::unique_violation;
 use crate::http::error::{ApiError, LookupError, QueryError, WriteConflictError};
+use crate::http::fields::ShortText;
 use crate::http::input::{Optional, PathId, Text};
 use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
@@ -148,26 +149,14 @@ fn no_such(kind: Kind) -> ApiError {
     ApiError::not_found(format!("No such {} in your organisation.", kind.word()))
 }
 
-/// The search text: trimmed, `None` when empty; 1 to 200 characters.
-fn search_text(q: Option<&str>) -> Result<Option<String>, ApiError> {
-    let q = q.map(str::trim).filter(|q| !q.is_empty());
-    match q {
-        Some(q) if q.chars().count() > 200 || q.chars().any(char::is_control) => Err(
-            ApiError::invalid_input("q must be at most 200 characters of plain text."),
-        ),
-        q => Ok(q.map(str::to_string)),
-    }
-}
-
 async fn list(
     state: &SharedState,
     caller: &TenantSession,
     kind: Kind,
     q: Option<&str>,
 ) -> Result<Vec<PartyRow>, ApiError> {
-    let q = search_text(q)?;
     let mut conn = state.db.read_tenant(&caller.tenant).await?;
-    Ok(store::list(&mut conn, kind, q.as_deref(), LIST_LIMIT).await?)
+    Ok(store::list(&mut conn, kind, q, LIST_LIMIT).await?)
 }
 
 async fn get(
@@ -250,9 +239,10 @@ impl SuppliersApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-        q: Query<Option<String>>,
+        q: Query<Option<Text<ShortText>>>,
     ) -> Result<JsonOk<SupplierList>, QueryError> {
-        let rows = list(&state, &caller, Kind::Supplier, q.0.as_deref()).await?;
+        let q = q.0.as_ref().map(|q| q.parse_as("q")).transpose()?;
+        let rows = list(&state, &caller, Kind::Supplier, q.as_deref()).await?;
         Ok(JsonOk(SupplierList {
             suppliers: rows.into_iter().map(Supplier::from).collect(),
         }))
@@ -296,9 +286,10 @@ impl CustomersApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
-        q: Query<Option<String>>,
+        q: Query<Option<Text<ShortText>>>,
     ) -> Result<JsonOk<CustomerList>, QueryError> {
-        let rows = list(&state, &caller, Kind::Customer, q.0.as_deref()).await?;
+        let q = q.0.as_ref().map(|q| q.parse_as("q")).transpose()?;
+        let rows = list(&state, &caller, Kind::Customer, q.as_deref()).await?;
         Ok(JsonOk(CustomerList {
             customers: rows.into_iter().map(Customer::from).collect(),
         }))
