@@ -299,6 +299,12 @@ fn parse_date(cell: &str) -> Result<NaiveDate, &'static str> {
     let Some((year, month, day)) = parts else {
         return Err("must be a date written YYYY-MM-DD, e.g. 2026-11-25.");
     };
+    if !(2000..=2099).contains(&year) {
+        // A batch is a lot, and a GS1 barcode writes its dates YYMMDD.
+        return Err(
+            "must lie in the years 2000 to 2099 (a GS1 barcode writes the year with two digits).",
+        );
+    }
     // Four digits: the year fits an i32.
     NaiveDate::from_ymd_opt(year as i32, month, day)
         .ok_or("must be a real date written YYYY-MM-DD, e.g. 2026-11-25.")
@@ -493,8 +499,12 @@ mod tests {
         let day = |y, m, d| NaiveDate::from_ymd_opt(y, m, d).unwrap();
         assert_eq!(parse_date("2026-02-28"), Ok(day(2026, 2, 28)));
         assert_eq!(parse_date(" 2024-02-29 "), Ok(day(2024, 2, 29)));
-        assert_eq!(parse_date("0001-01-01"), Ok(day(1, 1, 1)));
+        assert_eq!(parse_date("2000-01-01"), Ok(day(2000, 1, 1)));
+        assert_eq!(parse_date("2099-12-31"), Ok(day(2099, 12, 31)));
         for bad in [
+            "0001-01-01",
+            "1999-12-31",
+            "2100-01-01",
             "2026-02-30",
             "2025-02-29",
             "2026-13-01",

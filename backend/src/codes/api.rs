@@ -16,7 +16,7 @@ use super::{
 use crate::http::error::{
     AccessError, ApiError, LookupError, QueryError, StateError, WriteError, WriteStateError,
 };
-use crate::http::input::{IsoDate, Optional, PathId, Text};
+use crate::http::input::{IsoDate, LotDate, Optional, PathId, Text};
 use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
@@ -34,8 +34,8 @@ pub struct CodesApi;
 #[derive(Object, Debug)]
 pub struct NewLot {
     pub number: Text<LotNumber>,
-    pub manufactured_on: Optional<IsoDate>,
-    pub expires_on: Optional<IsoDate>,
+    pub manufactured_on: Optional<LotDate>,
+    pub expires_on: Optional<LotDate>,
 }
 
 /// Where new codes' URIs point.

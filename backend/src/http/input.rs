@@ -606,6 +606,65 @@ impl ToJSON for IsoDate {
     }
 }
 
+/// A lot's date (GS1 AI 11 date of manufacture, AI 17 expiry), which a
+/// barcode writes `YYMMDD`: `YYYY-MM-DD` with a year from 2000 to 2099, so
+/// every lot registered can be printed. The contract says the year range by
+/// a pattern beside `format: date`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LotDate(pub chrono::NaiveDate);
+
+impl LotDate {
+    fn parse_text(s: &str) -> ParseResult<Self> {
+        let IsoDate(date) = IsoDate::parse_text(s).map_err(ParseError::propagate)?;
+        if !(2000..=2099).contains(&chrono::Datelike::year(&date)) {
+            return Err(ParseError::custom(format!(
+                "'{s}' cannot be printed in a GS1 barcode, which writes the year with two digits: give a date in the years 2000 to 2099"
+            )));
+        }
+        Ok(Self(date))
+    }
+}
+
+impl Type for LotDate {
+    const IS_REQUIRED: bool = true;
+    type RawValueType = Self;
+    type RawElementValueType = Self;
+
+    fn name() -> Cow<'static, str> {
+        "string_lot_date".into()
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        let mut schema = MetaSchema::new_with_format("string", "date");
+        schema.pattern = Some(r"^20[0-9]{2}-[0-9]{2}-[0-9]{2}$".into());
+        MetaSchemaRef::Inline(Box::new(schema))
+    }
+
+    fn as_raw_value(&self) -> Option<&Self> {
+        Some(self)
+    }
+
+    fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a Self> + 'a> {
+        Box::new(std::iter::once(self))
+    }
+}
+
+impl ParseFromJSON for LotDate {
+    fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
+        match value {
+            Some(Value::String(s)) => Self::parse_text(&s),
+            Some(other) => Err(ParseError::expected_type(other)),
+            None => Err(ParseError::expected_input()),
+        }
+    }
+}
+
+impl ToJSON for LotDate {
+    fn to_json(&self) -> Option<Value> {
+        IsoDate(self.0).to_json()
+    }
+}
+
 /// The id of a thing in a request path: a UUID. A malformed one is
 /// received as no id, so that the handler answers it with the same 404 as an
 /// unknown one (`id.or(not_found)`): a caller learns nothing from the

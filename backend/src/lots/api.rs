@@ -11,7 +11,7 @@ use uuid::Uuid;
 use super::{Lot, LotStatus, REGISTERED, StatusHistoryEntry, StatusReason, store};
 use crate::codes::LotNumber;
 use crate::http::error::{ApiError, LookupError, QueryError, WriteLookupError, WriteStateError};
-use crate::http::input::{IsoDate, Optional, PathId, Text};
+use crate::http::input::{LotDate, Optional, PathId, Text};
 use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
@@ -52,9 +52,9 @@ pub struct LotRegistration {
     /// The lot number (GS1 AI 10), unique per product.
     pub number: Text<LotNumber>,
     /// Date of manufacture (GS1 AI 11).
-    pub manufactured_on: Optional<IsoDate>,
+    pub manufactured_on: Optional<LotDate>,
     /// Expiry date (GS1 AI 17), after the date of manufacture.
-    pub expires_on: Optional<IsoDate>,
+    pub expires_on: Optional<LotDate>,
 }
 
 #[derive(Object, Debug)]

@@ -18,7 +18,7 @@ use crate::audit;
 use crate::codes::{self, LotNumber, MAX_QUANTITY};
 use crate::epcis;
 use crate::http::error::{ApiError, LookupError, QueryError, StateError, WriteStateError};
-use crate::http::input::{IsoDate, Optional, PathId, Text};
+use crate::http::input::{IsoDate, LotDate, Optional, PathId, Text};
 use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
@@ -108,7 +108,7 @@ pub struct NewManufacturingOrder {
     /// The number of the lot it produces (GS1 AI 10), new for the product.
     pub output_lot_number: Text<LotNumber>,
     /// The output lot's expiry date, after today.
-    pub expires_on: Optional<IsoDate>,
+    pub expires_on: Optional<LotDate>,
 }
 
 /// A component an order needs.

@@ -27,7 +27,7 @@ use crate::http::error::{
     ApiError, LookupError, QueryError, StateError, WriteLookupError, WriteStateError,
 };
 use crate::http::fields::ShortText;
-use crate::http::input::{IsoDate, Optional, PathId, Text};
+use crate::http::input::{IsoDate, LotDate, Optional, PathId, Text};
 use crate::http::response::JsonOk;
 use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
@@ -285,7 +285,7 @@ pub struct NewReceiptLine {
     pub lot_number: Text<LotNumber>,
     /// The lot's expiry date (for a new lot; an existing lot keeps its own
     /// and must not be given another).
-    pub expires_on: Optional<IsoDate>,
+    pub expires_on: Optional<LotDate>,
 }
 
 #[derive(Object, Debug)]

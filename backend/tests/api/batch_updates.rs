@@ -233,7 +233,7 @@ async fn one_bad_row_changes_nothing_and_every_problem_is_reported() {
         format!("{},{g},LOT-9,2026-01-10,2028-01-31,KA/1", s[0]), // 2 ok
         format!("{},{g},LOT-9,2026-02-30,2028-01-31,KA/1", s[1]), // 3 date
         format!("{},{g},LOT-9,2026-01-10,2025-01-31,KA/1", s[2]), // 4 expiry before
-        format!("{},{g},LOT-9,2099-01-10,2100-01-31,KA/1", s[3]), // 5 future
+        format!("{},{g},LOT-9,2099-01-10,2099-12-31,KA/1", s[3]), // 5 future
         format!("{},{g},LOT 9,2026-01-10,2028-01-31,KA/1", s[4]), // 6 batch format
         format!(
             "{},{bad_check_digit},LOT-9,2026-01-10,2028-01-31,KA/1",

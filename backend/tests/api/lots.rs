@@ -183,6 +183,22 @@ async fn bad_lots_are_refused_and_change_nothing() {
             StatusCode::BAD_REQUEST,
             "invalid_input",
         ),
+        // A barcode writes a lot's dates YYMMDD: years 2000 to 2099 only.
+        (
+            json!({"product_id": product.id, "number": "L2", "expires_on": "0027-04-16"}),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+        ),
+        (
+            json!({"product_id": product.id, "number": "L2", "expires_on": "2100-01-01"}),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+        ),
+        (
+            json!({"product_id": product.id, "number": "L2", "manufactured_on": "1999-12-31"}),
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+        ),
         (
             json!({"product_id": "00000000-0000-0000-0000-000000000000", "number": "L2"}),
             StatusCode::NOT_FOUND,
@@ -207,6 +223,25 @@ async fn bad_lots_are_refused_and_change_nothing() {
         )
         .await;
     assert_eq!(err["error"], "expires_on must be after manufactured_on.");
+    let (_, err) = admin
+        .post(
+            "/api/lots",
+            json!({"product_id": product.id, "number": "L2", "expires_on": "0027-04-16"}),
+        )
+        .await;
+    assert!(
+        err["error"].as_str().unwrap().contains("2000 to 2099"),
+        "{err}"
+    );
+    // A code job's lot is held to the same rule: its codes must print.
+    let (status, err) = admin
+        .post(
+            "/api/code-jobs",
+            json!({"product_id": product.id, "quantity": 1,
+                   "lot": {"number": "L4", "expires_on": "0027-04-16"}}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
 
     // An archived product gets no new lots.
     let (status, _) = admin
