@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make bench`: run the `platform`, `codes`, `scans`, `pharma`, `inventory` and `manufacturing` benchmarks against a local cluster at
+# `make bench`: run the `platform`, `codes`, `scans`, `pharma`, `inventory`, `manufacturing` and `trace` benchmarks against a local cluster at
 # .data/pg-bench (durable settings, not PG_FAST). The bench writes
 # docs/benchmarks.md itself. The cluster is left running; `make clean-data`
 # stops it.
@@ -24,3 +24,4 @@ cargo bench --manifest-path backend/Cargo.toml --bench scans
 cargo bench --manifest-path backend/Cargo.toml --bench pharma
 cargo bench --manifest-path backend/Cargo.toml --bench inventory
 cargo bench --manifest-path backend/Cargo.toml --bench manufacturing
+cargo bench --manifest-path backend/Cargo.toml --bench trace
