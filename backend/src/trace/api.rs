@@ -158,22 +158,40 @@ impl RecallsApi {
         let reason = body.reason.parse()?;
         let root = body.lot_id;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
-        let down = store::downstream(&mut tx, root, MAX_DEPTH).await?;
-        if down.is_empty() {
-            return Err(no_such_lot().into());
-        }
-        let truncated = down[0].truncated;
-        // The lots, once each, by depth (the rows repeat a lot per shipment).
-        let mut lots: Vec<(Uuid, i32)> = Vec::new();
-        for r in &down {
-            if lots.last().is_none_or(|(id, _)| *id != r.lot_id) {
-                lots.push((r.lot_id, r.depth));
+        // Walk, lock what was found, walk again until no new lot appears. A
+        // manufacturing order consuming one of these lots holds it (`FOR
+        // KEY SHARE`) until it commits: once every walked lot is locked, an
+        // order that linked a new lot to one of them has committed (the
+        // next walk, a new snapshot, sees it) and an order that had not
+        // yet started finds the lot recalled and is refused.
+        let mut locked: Vec<store::LockedLot> = Vec::new();
+        let (down, lots) = loop {
+            let down = store::downstream(&mut tx, root, MAX_DEPTH).await?;
+            if down.is_empty() {
+                return Err(no_such_lot().into());
             }
-        }
+            // The lots, once each, by depth (the rows repeat a lot per
+            // shipment).
+            let mut lots: Vec<(Uuid, i32)> = Vec::new();
+            for r in &down {
+                if lots.last().is_none_or(|(id, _)| *id != r.lot_id) {
+                    lots.push((r.lot_id, r.depth));
+                }
+            }
+            let new: Vec<Uuid> = lots
+                .iter()
+                .map(|(id, _)| *id)
+                .filter(|id| !locked.iter().any(|l| l.id == *id))
+                .collect();
+            if new.is_empty() {
+                break (down, lots);
+            }
+            // In one order (their ids): a second recall of the same lot
+            // (or of an overlapping one) waits here, then sees this one.
+            locked.extend(store::lock_lots(&mut tx, &new).await?);
+        };
+        let truncated = down[0].truncated;
         let ids: Vec<Uuid> = lots.iter().map(|(id, _)| *id).collect();
-        // Every lot locked in one order: a second recall of the same lot
-        // (or of an overlapping one) waits here, then sees this one.
-        let locked = store::lock_lots(&mut tx, &ids).await?;
         if let Some((_, number)) = store::recall_of_lot(&mut tx, root).await? {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,

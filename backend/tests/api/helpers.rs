@@ -367,9 +367,15 @@ pub async fn assert_isolated_between(
 /// Slows every insert into `table` of the tenant, so that parallel
 /// requests really overlap inside their transactions.
 pub async fn slow_inserts(app: &TestApp, t: &TestTenant, table: &str) {
+    slow_inserts_by(app, t, table, 0.05).await;
+}
+
+/// As [`slow_inserts`], each insert taking `seconds`: a window long enough
+/// for a second request to start while the first is inside it.
+pub async fn slow_inserts_by(app: &TestApp, t: &TestTenant, table: &str, seconds: f64) {
     sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
         "CREATE FUNCTION {s}.test_slow_insert() RETURNS trigger LANGUAGE plpgsql AS
-             $$ BEGIN PERFORM pg_sleep(0.05); RETURN NEW; END $$;
+             $$ BEGIN PERFORM pg_sleep({seconds}); RETURN NEW; END $$;
          CREATE TRIGGER test_slow_insert AFTER INSERT ON {s}.{table}
              FOR EACH ROW EXECUTE FUNCTION {s}.test_slow_insert();",
         s = t.schema

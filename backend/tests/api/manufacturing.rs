@@ -8,7 +8,8 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    Client, TestApp, TestTenant, assert_isolated, create_product, slow_inserts, unique,
+    Client, TestApp, TestTenant, assert_isolated, create_product, slow_inserts, slow_inserts_by,
+    unique,
 };
 
 struct Plant {
@@ -806,6 +807,70 @@ async fn two_parallel_completions_of_one_order_complete_it_once() {
     assert_eq!(r.p.app.rows(&r.p.brand, "stock_moves").await, moves + 3);
     assert_eq!(r.p.app.rows(&r.p.brand, "lot_inputs").await, 2);
     assert_eq!(available(c, &r.oil_early).await, "1");
+}
+
+/// A recall of a component lot racing the completions that consume it:
+/// a completion holding the lot when the recall walks the genealogy
+/// commits before the recall can lock the lot, and the recall's next walk
+/// finds the lot it made; a completion after the recall finds the lot
+/// recalled and is refused. Never a lot made from a recalled lot left
+/// `released`.
+#[tokio::test]
+async fn a_recall_racing_completions_reaches_every_lot_they_made() {
+    let r = recipe().await;
+    let c = &r.p.admin;
+    // Orders of 2.5 cream: 1 oil and 0.25 wax each.
+    let mut ids = Vec::new();
+    for i in 0..3 {
+        let o = order(c, &r.cream, "2.5", &r.p.bin, &format!("RACE-{i}")).await;
+        let id = o["id"].as_str().unwrap().to_string();
+        start(c, &id).await;
+        ids.push(id);
+    }
+    // Each genealogy edge takes 0.3 s: the first completion holds the wax
+    // lot while the recall walks (a tenant has two connections: one each).
+    slow_inserts_by(&r.p.app, &r.p.brand, "lot_inputs", 0.3).await;
+    let body = json!({"produced_quantity": "2.5"});
+    let first = complete(c, &ids[0], body.clone());
+    let recall = async {
+        tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+        c.post(
+            "/api/recalls",
+            json!({"lot_id": r.wax_lot, "reason": "Contaminated wax"}),
+        )
+        .await
+    };
+    let later = async {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        futures::future::join_all(ids[1..].iter().map(|id| complete(c, id, body.clone()))).await
+    };
+    let (first, (status, recalled), later) = tokio::join!(first, recall, later);
+    assert_eq!(status, StatusCode::CREATED, "{recalled}");
+    let mut made: i64 = 0;
+    for (status, body) in std::iter::once(&first).chain(&later) {
+        if *status == StatusCode::OK {
+            made += 1;
+            let out = body["output_lot_id"].as_str().unwrap();
+            let (_, lot) = c.get(&format!("/api/lots/{out}")).await;
+            assert_eq!(
+                lot["status"], "recalled",
+                "made from the recalled wax: {lot}"
+            );
+        } else {
+            // No released wax is left (or the picked lot was recalled
+            // under it).
+            assert_eq!(*status, StatusCode::CONFLICT, "{body}");
+            assert!(
+                ["insufficient_stock", "lot_not_available"]
+                    .contains(&body["code"].as_str().unwrap()),
+                "{body}"
+            );
+        }
+    }
+    // The recall lists the lot of every completion that got in first.
+    let listed = recalled["lots"].as_array().unwrap().len() as i64;
+    assert_eq!(listed, 1 + made, "{recalled}");
+    assert_eq!(r.p.app.rows(&r.p.brand, "lot_inputs").await, 2 * made);
 }
 
 #[tokio::test]

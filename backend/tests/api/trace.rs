@@ -17,7 +17,9 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, create_product, unique};
+use crate::helpers::{
+    Client, TestApp, TestTenant, assert_isolated, create_product, slow_inserts, unique,
+};
 
 /// A receipt of a lot from a supplier.
 struct Receipt<'a> {
@@ -815,7 +817,7 @@ async fn a_recall_reaches_every_lot_made_from_it_and_its_customers() {
 }
 
 #[tokio::test]
-async fn two_recalls_of_one_lot_at_once_one_succeeds_the_other_is_refused() {
+async fn twenty_recalls_of_one_lot_at_once_one_succeeds_the_others_are_refused() {
     let app = TestApp::spawn().await;
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
@@ -833,20 +835,11 @@ async fn two_recalls_of_one_lot_at_once_one_succeeds_the_other_is_refused() {
         &[],
     )
     .await;
-    // Each history row is slowed, so the two transactions overlap.
-    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-        "CREATE FUNCTION {s}.slow_history() RETURNS trigger LANGUAGE plpgsql AS
-             $$ BEGIN PERFORM pg_sleep(0.05); RETURN NEW; END $$;
-         CREATE TRIGGER slow_history BEFORE INSERT ON {s}.lot_status_changes
-             FOR EACH ROW EXECUTE FUNCTION {s}.slow_history();",
-        s = brand.schema
-    )))
-    .execute(&app.owner)
-    .await
-    .unwrap();
+    // Each history row is slowed, so the transactions overlap.
+    slow_inserts(&app, &brand, "lot_status_changes").await;
     let body = json!({"lot_id": l[0], "reason": "Race"});
     let answers =
-        futures::future::join_all((0..4).map(|_| admin.post("/api/recalls", body.clone()))).await;
+        futures::future::join_all((0..20).map(|_| admin.post("/api/recalls", body.clone()))).await;
     let created = answers
         .iter()
         .filter(|(s, _)| *s == StatusCode::CREATED)
