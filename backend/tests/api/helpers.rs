@@ -367,17 +367,28 @@ pub async fn assert_isolated_between(
 /// Slows every insert into `table` of the tenant, so that parallel
 /// requests really overlap inside their transactions.
 pub async fn slow_inserts(app: &TestApp, t: &TestTenant, table: &str) {
-    slow_inserts_by(app, t, table, 0.05).await;
+    slow_writes(app, t, table, "INSERT", 0.05).await;
 }
 
 /// As [`slow_inserts`], each insert taking `seconds`: a window long enough
 /// for a second request to start while the first is inside it.
 pub async fn slow_inserts_by(app: &TestApp, t: &TestTenant, table: &str, seconds: f64) {
+    slow_writes(app, t, table, "INSERT", seconds).await;
+}
+
+/// Slows every update of a row of `table` of the tenant.
+pub async fn slow_updates(app: &TestApp, t: &TestTenant, table: &str) {
+    slow_writes(app, t, table, "UPDATE", 0.05).await;
+}
+
+/// A trigger sleeping `seconds` after each `event` (`INSERT`, `UPDATE`) on
+/// a row of `table` of the tenant (one per table and event).
+async fn slow_writes(app: &TestApp, t: &TestTenant, table: &str, event: &str, seconds: f64) {
     sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-        "CREATE FUNCTION {s}.test_slow_insert() RETURNS trigger LANGUAGE plpgsql AS
+        "CREATE FUNCTION {s}.test_slow_{event}_{table}() RETURNS trigger LANGUAGE plpgsql AS
              $$ BEGIN PERFORM pg_sleep({seconds}); RETURN NEW; END $$;
-         CREATE TRIGGER test_slow_insert AFTER INSERT ON {s}.{table}
-             FOR EACH ROW EXECUTE FUNCTION {s}.test_slow_insert();",
+         CREATE TRIGGER test_slow_{event} AFTER {event} ON {s}.{table}
+             FOR EACH ROW EXECUTE FUNCTION {s}.test_slow_{event}_{table}();",
         s = t.schema
     )))
     .execute(&app.owner)

@@ -7,7 +7,10 @@ use brandops::accounts::Role;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, create_product, unique};
+use crate::helpers::{
+    Client, TestApp, TestTenant, assert_isolated, create_product, slow_inserts, slow_updates,
+    unique,
+};
 
 /// Adds a supplier through the parties API.
 async fn supplier(c: &Client, name: &str) -> String {
@@ -134,26 +137,6 @@ async fn bill(
 async fn approve(c: &Client, bill: &str, body: Value) -> (StatusCode, Value) {
     c.post(&format!("/api/supplier-bills/{bill}/approve"), body)
         .await
-}
-
-/// Slows every insert into `table` of the tenant, so that parallel
-/// requests really overlap inside their transactions.
-async fn slow_inserts(app: &TestApp, t: &TestTenant, table: &str) {
-    slow(app, t, table, "INSERT").await;
-}
-
-/// Slows `event` (`INSERT`, `UPDATE`) on `table` of the tenant.
-async fn slow(app: &TestApp, t: &TestTenant, table: &str, event: &str) {
-    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-        "CREATE FUNCTION {s}.test_slow_{table}() RETURNS trigger LANGUAGE plpgsql AS
-             $$ BEGIN PERFORM pg_sleep(0.05); RETURN NEW; END $$;
-         CREATE TRIGGER test_slow AFTER {event} ON {s}.{table}
-             FOR EACH ROW EXECUTE FUNCTION {s}.test_slow_{table}();",
-        s = t.schema
-    )))
-    .execute(&app.owner)
-    .await
-    .unwrap();
 }
 
 #[tokio::test]
@@ -378,19 +361,19 @@ async fn every_refused_transition_answers_invalid_transition() {
 #[tokio::test]
 async fn parallel_confirms_and_cancels_take_effect_once() {
     let b = setup().await;
-    // Each step's UPDATE is slowed: without the order's row lock, all four
-    // would read `draft` and all would succeed.
-    slow(&b.app, &b.brand, "purchase_orders", "UPDATE").await;
+    // Each step's UPDATE is slowed: without the order's row lock, all
+    // twenty would read `draft` and all would succeed.
+    slow_updates(&b.app, &b.brand, "purchase_orders").await;
     for what in ["confirm", "cancel"] {
         let o = order(&b.admin, &b.supplier, &[(&b.plain, "10", "1")]).await;
         let o = id(&o);
-        let answers = futures::future::join_all((0..4).map(|_| step(&b.admin, &o, what))).await;
+        let answers = futures::future::join_all((0..20).map(|_| step(&b.admin, &o, what))).await;
         let ok = answers.iter().filter(|(s, _)| *s == StatusCode::OK).count();
         let refused = answers
             .iter()
             .filter(|(s, a)| *s == StatusCode::CONFLICT && a["code"] == "invalid_transition")
             .count();
-        assert_eq!((ok, refused), (1, 3), "{what}: {answers:?}");
+        assert_eq!((ok, refused), (1, 19), "{what}: {answers:?}");
     }
     assert_eq!(
         b.app.audited(&b.brand, "procurement.order_confirmed").await,
@@ -624,9 +607,9 @@ async fn parallel_receipts_at_the_limit_never_over_receive() {
         .app
         .login(&b.app.account(&b.brand, Role::Worker).await)
         .await;
-    // Ten receipts of 15 where 105 may arrive: exactly seven fit.
+    // Twenty receipts of 15 where 105 may arrive: exactly seven fit.
     let order_id = id(&o);
-    let answers = futures::future::join_all((0..10).map(|i| {
+    let answers = futures::future::join_all((0..20).map(|i| {
         let c = if i % 2 == 0 { &b.admin } else { &worker };
         receive(c, &order_id, receipt(&b.warehouse, &[(&l, "15", "L1")]))
     }))
@@ -639,7 +622,7 @@ async fn parallel_receipts_at_the_limit_never_over_receive() {
         .iter()
         .filter(|(s, a)| *s == StatusCode::CONFLICT && a["code"] == "over_receipt")
         .count();
-    assert_eq!((created, over), (7, 3), "{answers:?}");
+    assert_eq!((created, over), (7, 13), "{answers:?}");
     let detail = get_order(&b.admin, &id(&o)).await;
     assert_eq!(detail["lines"][0]["received_quantity"], "105");
     assert_eq!(detail["status"], "received");
@@ -673,7 +656,7 @@ async fn a_retried_receipt_with_the_same_key_receives_once() {
         let status = resp.status();
         (status, resp.json::<Value>().await.unwrap())
     };
-    let answers = futures::future::join_all((0..3).map(|_| send(&body))).await;
+    let answers = futures::future::join_all((0..20).map(|_| send(&body))).await;
     for (status, answer) in &answers {
         assert_eq!(*status, StatusCode::CREATED, "{answer}");
         assert_eq!(answer["id"], answers[0].1["id"]);
