@@ -13,6 +13,7 @@ use brandops::db::migrate::migrate_all;
 use brandops::identity::password::Passwords;
 use brandops::telemetry;
 use brandops::tenants::definition::load_demo;
+use brandops::tenants::demo_calls::seed_demo_calls;
 use brandops::tenants::demo_stock::seed_demo_stock;
 use brandops::tenants::seed::seed_demo_if_empty;
 use brandops::tenants::{self, FirstAccount, Onboarding, TenantKind, onboard};
@@ -144,6 +145,25 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 println!("Seeded the demo stock of {stocked} tenant(s).");
             }
             db.close().await;
+            // Their supply chain, through the API itself (in process: the
+            // port it binds is never served).
+            let mut in_process = settings.clone();
+            in_process.host = "127.0.0.1".into();
+            in_process.port = 0;
+            in_process.public_url = None;
+            let app = Application::build(in_process).await?;
+            let origin = app.state().settings.public_url.clone().unwrap_or_default();
+            let called = seed_demo_calls(
+                &app.endpoint(),
+                &origin,
+                &tenants,
+                &password,
+                chrono::Utc::now().date_naive(),
+            )
+            .await?;
+            if called > 0 {
+                println!("Seeded the demo supply chain of {called} tenant(s).");
+            }
             println!("Demo sign-ins (password: {password}):");
             for t in &tenants {
                 for a in &t.accounts {

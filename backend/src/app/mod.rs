@@ -134,6 +134,12 @@ impl Application {
         self.state.clone()
     }
 
+    /// The app's routes, to call in process (the demo's calls,
+    /// `tenants::demo_calls`) without a socket.
+    pub fn endpoint(&self) -> impl poem::Endpoint {
+        routes(self.state.clone(), self.domains.clone(), load_session)
+    }
+
     /// Serves until SIGTERM or Ctrl-C, then lets in-flight requests finish.
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
         let app = routes(self.state.clone(), self.domains, load_session);

@@ -30,6 +30,30 @@ pub struct TenantFile {
     /// ledger: products, locations, lots, moves, reservations, reorder rules.
     #[serde(default)]
     pub stock: Option<StockEntry>,
+    /// Demo calls (issue 23: parties, purchase orders, bills of materials,
+    /// manufacturing orders, shipments), sent by `demo_calls` to the API
+    /// itself, in process, as the tenant's first admin, in order.
+    #[serde(default)]
+    pub demo_calls: Vec<DemoCall>,
+}
+
+/// One API call of a demo. Strings in `path` and `body` may name what the
+/// calls before answered: `${name.field.0.field}` (a call's answer, saved
+/// under its `name`), `${sku:SKU-ID}` (a product's id), `${location:CODE}`
+/// (a location's id), `${today+N}` / `${today-N}` (a date N days from the
+/// seeding).
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct DemoCall {
+    /// The name its answer is saved under.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// `POST` (the default), `PUT`, `PATCH` or `DELETE`.
+    #[serde(default)]
+    pub method: Option<String>,
+    pub path: String,
+    #[serde(default)]
+    pub body: Option<toml::Value>,
 }
 
 /// A demo tenant's stock. Products, locations and lots are named by their

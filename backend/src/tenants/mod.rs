@@ -7,9 +7,11 @@
 //! - `store.rs`: the SQL of `platform.tenants`;
 //! - `definition.rs` and `seed.rs`: the demo tenants of `tenants/demo/`;
 //!   `demo_stock.rs`: their stock (issue 22), through the inventory ledger.
+//!   `demo_calls.rs`: their supply chain (issue 23), through the API itself.
 
 pub mod api;
 pub mod definition;
+pub mod demo_calls;
 pub mod demo_stock;
 pub mod onboard;
 pub mod seed;

@@ -561,3 +561,105 @@ async fn the_demo_stock_is_written_through_the_ledger_once() {
     // 6 locations, 5 lots, 7 moves, 1 reservation, 2 reorder rules.
     assert_eq!(audited, 21);
 }
+
+#[tokio::test]
+async fn the_demo_supply_chain_is_sent_through_the_api_once() {
+    use brandops::app::Application;
+    use brandops::tenants::definition::load_demo;
+    use brandops::tenants::demo_calls::seed_demo_calls;
+    use brandops::tenants::demo_stock::seed_demo_stock;
+    use brandops::tenants::seed::seed_demo_if_empty;
+
+    let app = TestApp::spawn().await;
+    let dir = repo_root().join("tenants/demo");
+    let password = "seed-password-2";
+    seed_demo_if_empty(&app.owner, &app.state.db.roles, &dir, password)
+        .await
+        .unwrap();
+    let (tenants, _) = load_demo(&dir).unwrap();
+    seed_demo_stock(&app.state.db, &tenants).await.unwrap();
+    // As `brandops setup` does: the app in process, on a port never served.
+    let mut settings = app.state.settings.clone();
+    settings.port = 0;
+    settings.public_url = None;
+    let in_process = Application::build(settings).await.unwrap();
+    let origin = in_process.state().settings.public_url.clone().unwrap();
+    let today = chrono::Utc::now().date_naive();
+    let ep = in_process.endpoint();
+    assert_eq!(
+        seed_demo_calls(&ep, &origin, &tenants, password, today)
+            .await
+            .unwrap(),
+        1
+    );
+    // Once: acme has suppliers now.
+    assert_eq!(
+        seed_demo_calls(&ep, &origin, &tenants, password, today)
+            .await
+            .unwrap(),
+        0
+    );
+
+    let c = app.login_with("manager@acme.test", password).await;
+    let (_, suppliers) = c.get("/api/suppliers").await;
+    assert_eq!(
+        suppliers["suppliers"].as_array().unwrap().len(),
+        2,
+        "{suppliers}"
+    );
+    let (_, customers) = c.get("/api/customers").await;
+    assert_eq!(
+        customers["customers"].as_array().unwrap().len(),
+        2,
+        "{customers}"
+    );
+    let (_, orders) = c.get("/api/purchase-orders").await;
+    let mut statuses: Vec<&str> = orders["orders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["status"].as_str().unwrap())
+        .collect();
+    statuses.sort_unstable();
+    assert_eq!(statuses, ["draft", "partially_received"], "{orders}");
+    let (_, made) = c.get("/api/manufacturing-orders").await;
+    let made = &made["orders"][0];
+    assert_eq!(made["status"], "completed", "{made}");
+    let (_, shipments) = c.get("/api/shipments").await;
+    let shipment = &shipments["shipments"][0];
+    assert_eq!(shipment["status"], "shipped", "{shipment}");
+    let ssccs: Vec<&str> = shipment["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["sscc"].as_str().unwrap())
+        .collect();
+    assert_eq!(ssccs.len(), 2, "{shipment}");
+    assert!(
+        ssccs
+            .iter()
+            .all(|s| s.len() == 18 && s[1..].starts_with("0614141")),
+        "{ssccs:?}"
+    );
+    // The gift boxes left: 12 made, 6 shipped.
+    let (_, stock) = c.get("/api/stock").await;
+    let gift: Vec<&str> = stock["stock"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["lot_number"] == "GIFT-2611")
+        .map(|r| r["on_hand"].as_str().unwrap())
+        .collect();
+    assert_eq!(gift, ["6"], "{stock}");
+    // Each call was audited as the first admin, as a user's would be.
+    let audited: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM platform.audit_log
+          WHERE actor_email = 'admin@acme.test'
+            AND split_part(action, '.', 1) IN
+                ('supplier', 'customer', 'procurement', 'manufacturing', 'logistics')",
+    )
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    assert!(audited >= 12, "{audited}");
+}
