@@ -257,6 +257,9 @@ async fn load(conn: &mut sqlx::PgConnection, id: Uuid) -> Result<Shipment, ApiEr
         .ok_or_else(no_such_shipment)
 }
 
+/// What a package holds: by (GTIN, lot number), the lot and the quantity.
+type PackageContents = BTreeMap<(String, String), (Uuid, Decimal)>;
+
 /// A line of a new shipment, checked.
 struct Line {
     position: i32,
@@ -702,7 +705,7 @@ impl LogisticsApi {
         let shipped_at = store::mark_shipped(&mut tx, id, account).await?;
 
         // What each package holds, lot by lot.
-        let mut held: BTreeMap<i32, BTreeMap<(String, String), (Uuid, Decimal)>> = BTreeMap::new();
+        let mut held: BTreeMap<i32, PackageContents> = BTreeMap::new();
         for p in &picks {
             if let Some(l) = line_of.get(&p.position) {
                 let entry = held
