@@ -193,6 +193,25 @@ pub async fn mark_failed(
     Ok(())
 }
 
+/// The serials of a job's positions `first` to `last` (both included), in
+/// order: a range of its codes (a package's, `shipment_codes`), or all of
+/// them (1 to its quantity).
+pub fn job_serials_between(
+    conn: &mut PgConnection,
+    job_seq: i32,
+    first: i32,
+    last: i32,
+) -> BoxStream<'_, Result<i64, sqlx::Error>> {
+    sqlx::query_scalar(
+        "SELECT serial FROM codes WHERE job_seq = $1 AND position BETWEEN $2 AND $3
+         ORDER BY position",
+    )
+    .bind(job_seq)
+    .bind(first)
+    .bind(last)
+    .fetch(conn)
+}
+
 /// Starts a `COPY` of code rows (`serial\tjob_seq\tposition\n`, text format).
 pub async fn copy_codes(
     conn: &mut PgConnection,

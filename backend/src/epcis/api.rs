@@ -429,7 +429,10 @@ impl EpcisApi {
     /// stored once and written with its codes as EPCs (SGTINs when the
     /// organisation's GS1 company prefix is set and the GTIN is its own,
     /// else `https://id.gs1.org/01/{gtin}/21/{serial}`), in ObjectEvents of
-    /// at most 10,000 EPCs each; the document is streamed.
+    /// at most 10,000 EPCs each; a shipment's package aggregation is
+    /// written the same way with the codes the package carried as its
+    /// `childEPCs` (units without codes stay in its `childQuantityList`, on
+    /// the first event); the document is streamed.
     #[oai(
         path = "/epcis/events",
         method = "get",
@@ -488,11 +491,31 @@ impl EpcisApi {
                 jobs.insert(id, job);
             }
         }
+        // The codes the page's package aggregations carried (committed with
+        // the event, so a row read has them all).
+        let shipments: Vec<Uuid> = rows
+            .iter()
+            .filter(|r| r.shipment_package.is_some())
+            .filter_map(|r| r.shipment_id)
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let mut packages: std::collections::HashMap<(Uuid, i32), Vec<_>> =
+            std::collections::HashMap::new();
+        if !shipments.is_empty() {
+            for c in store::package_codes(&mut conn, &shipments).await? {
+                packages
+                    .entry((c.shipment_id, c.package))
+                    .or_default()
+                    .push(c);
+            }
+        }
         let company_prefix = store::company_prefix(&mut conn).await?;
         drop(conn);
         let page = super::export::Page {
             rows,
             jobs,
+            packages,
             company_prefix,
             created: Utc::now(),
         };

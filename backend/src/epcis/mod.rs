@@ -11,8 +11,9 @@
 //!   export), `POST /api/epcis/steps` (record a step), `GET
 //!   /api/product-journey` and `GET /api/traceability` (the spec's calls);
 //! - `export.rs`: the export's document, streamed, with each code job's
-//!   commissioning rendered from its code rows as events of at most 10,000
-//!   EPCs (SGTINs or Digital Link URIs);
+//!   commissioning, and each shipment package's aggregation, rendered from
+//!   the code rows as events of at most 10,000 EPCs (SGTINs or Digital Link
+//!   URIs);
 //! - `store.rs`: the SQL of `epcis_events`, and the scan observations read
 //!   from `scan_rollup`.
 //!
@@ -342,6 +343,11 @@ pub struct NewEvent {
     pub ids: Vec<String>,
     pub source: &'static str,
     pub code_job_id: Option<Uuid>,
+    /// The shipment and package (1 to 99) whose AggregationEvent this is:
+    /// the export lists the codes the package carried
+    /// (`shipment_codes`) as its `childEPCs`.
+    pub shipment_id: Option<Uuid>,
+    pub shipment_package: Option<i32>,
     pub recorded_by: Option<Uuid>,
     pub document: Value,
 }
@@ -503,6 +509,8 @@ pub fn describe(
         ids,
         source: source.as_str(),
         code_job_id: None,
+        shipment_id: None,
+        shipment_package: None,
         recorded_by: None,
         document,
     })

@@ -25,6 +25,9 @@ pub struct EventRow {
     pub parent_id: Option<String>,
     pub source: String,
     pub code_job_id: Option<Uuid>,
+    /// With `shipment_package`: the package whose AggregationEvent this is.
+    pub shipment_id: Option<Uuid>,
+    pub shipment_package: Option<i32>,
     pub document: Value,
 }
 
@@ -61,15 +64,17 @@ pub async fn insert_events(
     let done = sqlx::query(
         "INSERT INTO epcis_events (event_id, event_type, action, event_time, event_time_zone_offset,
                                    biz_step, disposition, read_point, biz_location, parent_id,
-                                   gtins, ids, source, code_job_id, recorded_by, document)
+                                   gtins, ids, source, code_job_id, shipment_id, shipment_package,
+                                   recorded_by, document)
          SELECT event_id, event_type, action, event_time, event_time_zone_offset,
                 biz_step, disposition, read_point, biz_location, parent_id,
-                gtins, ids, source, code_job_id, recorded_by, document
+                gtins, ids, source, code_job_id, shipment_id, shipment_package, recorded_by,
+                document
          FROM jsonb_to_recordset($1) AS e(event_id text, event_type text, action text,
                 event_time timestamptz, event_time_zone_offset text, biz_step text,
                 disposition text, read_point text, biz_location text, parent_id text,
-                gtins text[], ids text[], source text, code_job_id uuid, recorded_by uuid,
-                document jsonb)
+                gtins text[], ids text[], source text, code_job_id uuid, shipment_id uuid,
+                shipment_package integer, recorded_by uuid, document jsonb)
          ON CONFLICT (code_job_id) WHERE source = 'codes' DO NOTHING",
     )
     .bind(rows)
@@ -97,7 +102,7 @@ pub async fn find_event(
     sqlx::query_as(
         "SELECT seq, event_id, event_type, action, event_time, event_time_zone_offset, record_time,
                 biz_step, disposition, read_point, biz_location, parent_id, source, code_job_id,
-                document
+                shipment_id, shipment_package, document
          FROM epcis_events WHERE event_id = $1",
     )
     .bind(event_id)
@@ -148,7 +153,7 @@ pub async fn product_events(
         "SELECT * FROM (
              SELECT seq, event_id, event_type, action, event_time, event_time_zone_offset,
                     record_time, biz_step, disposition, read_point, biz_location, parent_id,
-                    source, code_job_id, document
+                    source, code_job_id, shipment_id, shipment_package, document
              FROM epcis_events
              WHERE gtins @> ARRAY[$1::text] OR ids && $2::text[]
              ORDER BY event_time DESC, seq DESC
@@ -184,7 +189,7 @@ pub async fn export_events(
     sqlx::query_as(
         "SELECT seq, event_id, event_type, action, event_time, event_time_zone_offset, record_time,
                 biz_step, disposition, read_point, biz_location, parent_id, source, code_job_id,
-                document
+                shipment_id, shipment_package, document
          FROM epcis_events
          WHERE ($1::text IS NULL OR gtins @> ARRAY[$1::text] OR ids && $7::text[])
            AND ($2::text IS NULL OR biz_step = $2)
@@ -201,6 +206,40 @@ pub async fn export_events(
     .bind(f.after)
     .bind(f.limit)
     .bind(f.containers)
+    .fetch_all(conn)
+    .await
+}
+
+/// A run of codes a shipment's package carried (`shipment_codes`):
+/// positions `first_position` to `last_position` of code job `job_seq`
+/// (made with `gtin`), counted in the class `epc_class` of the package's
+/// stored AggregationEvent.
+#[derive(sqlx::FromRow, Debug, Clone)]
+pub struct PackageCodesRow {
+    pub shipment_id: Uuid,
+    pub package: i32,
+    pub job_seq: i32,
+    pub gtin: String,
+    pub first_position: i32,
+    pub last_position: i32,
+    pub epc_class: String,
+}
+
+/// The runs of codes the packages of the shipments `ids` carried, by
+/// shipment, package, job and position.
+pub async fn package_codes(
+    conn: &mut PgConnection,
+    ids: &[Uuid],
+) -> Result<Vec<PackageCodesRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT sc.shipment_id, sc.package, sc.job_seq, j.gtin, sc.first_position,
+                sc.last_position, sc.epc_class
+           FROM shipment_codes sc
+           JOIN code_jobs j ON j.seq = sc.job_seq
+          WHERE sc.shipment_id = ANY($1)
+          ORDER BY sc.shipment_id, sc.package, sc.job_seq, sc.first_position",
+    )
+    .bind(ids)
     .fetch_all(conn)
     .await
 }

@@ -11,7 +11,9 @@ use rust_decimal::Decimal;
 use uuid::Uuid;
 
 use super::events::{PackedLot, PackedPackage};
-use super::{ShipmentStatus, events, invalid_transition, label, shipment_reference, store};
+use super::{
+    ShipmentStatus, events, invalid_transition, label, serials, shipment_reference, store,
+};
 use crate::audit;
 use crate::epcis;
 use crate::http::error::{ApiError, QueryError, StateError, WriteStateError};
@@ -254,6 +256,9 @@ async fn load(conn: &mut sqlx::PgConnection, id: Uuid) -> Result<Shipment, ApiEr
         .pop()
         .ok_or_else(no_such_shipment)
 }
+
+/// What a package holds: by (GTIN, lot number), the lot and the quantity.
+type PackageContents = BTreeMap<(String, String), (Uuid, Decimal)>;
 
 /// A line of a new shipment, checked.
 struct Line {
@@ -556,6 +561,11 @@ impl LogisticsApi {
     /// stored: an AggregationEvent per package packing its lots
     /// (quantities of each lot's class) into its SSCC, and an ObjectEvent
     /// `shipping` of the SSCCs, to the customer's GLN when it has one.
+    /// Of each lot with finished code jobs, the package takes the lot's next
+    /// codes not shipped yet, one per whole unit (in order of job, then
+    /// position; never a code another shipment took): the EPCIS export
+    /// lists them as the aggregation's `childEPCs` (their SGTINs), and only
+    /// the units without codes as quantities.
     /// 409 `invalid_transition` unless it is a draft (a second ship of the
     /// same shipment waits for the first, then gets it), 409
     /// `no_company_prefix` before the organisation set its prefix, 409
@@ -695,25 +705,71 @@ impl LogisticsApi {
         let shipped_at = store::mark_shipped(&mut tx, id, account).await?;
 
         // What each package holds, lot by lot.
-        let mut held: BTreeMap<i32, BTreeMap<(String, String), Decimal>> = BTreeMap::new();
+        let mut held: BTreeMap<i32, PackageContents> = BTreeMap::new();
         for p in &picks {
             if let Some(l) = line_of.get(&p.position) {
-                *held
+                let entry = held
                     .entry(l.package)
                     .or_default()
                     .entry((l.gtin.clone(), p.lot_number.clone()))
-                    .or_default() += p.quantity;
+                    .or_insert((p.lot_id, Decimal::ZERO));
+                entry.1 += p.quantity;
             }
         }
+
+        // The codes each package carries: of each lot with finished code
+        // jobs (locked, see `store::lock_coded_lots`), its next codes not
+        // shipped yet, one per whole unit, package by package. Units
+        // beyond the lot's codes carry none.
+        let lot_ids: Vec<Uuid> = shipped
+            .keys()
+            .map(|(_, lot)| *lot)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let coded = store::lock_coded_lots(&mut tx, &lot_ids).await?;
+        let mut codes: Vec<store::NewShipmentCodes> = Vec::new();
+        if !coded.is_empty() {
+            let mut jobs_of: HashMap<Uuid, Vec<serials::Job>> = HashMap::new();
+            for j in store::coded_jobs(&mut tx, &coded).await? {
+                jobs_of.entry(j.lot_id).or_default().push(serials::Job {
+                    seq: j.seq,
+                    quantity: j.quantity,
+                    used: j.used,
+                });
+            }
+            for (package, lots) in &held {
+                for ((gtin, lot_number), (lot_id, quantity)) in lots {
+                    let Some(jobs) = jobs_of.get_mut(lot_id) else {
+                        continue;
+                    };
+                    for r in serials::take(jobs, serials::whole_units(*quantity)) {
+                        codes.push(store::NewShipmentCodes {
+                            package: *package,
+                            lot_id: *lot_id,
+                            job_seq: r.job_seq,
+                            first_position: r.first,
+                            last_position: r.last,
+                            epc_class: events::lot_class(gtin, lot_number),
+                        });
+                    }
+                }
+            }
+            if !codes.is_empty() {
+                store::insert_shipment_codes(&mut tx, id, &codes).await?;
+            }
+        }
+
         let packed: Vec<PackedPackage<'_>> = sscc_of
             .iter()
             .map(|(n, sscc)| PackedPackage {
+                package: *n,
                 sscc,
                 lots: held
                     .get(n)
                     .map(|lots| {
                         lots.iter()
-                            .map(|((gtin, lot), q)| PackedLot {
+                            .map(|((gtin, lot), (_, q))| PackedLot {
                                 gtin,
                                 lot_number: lot,
                                 quantity: *q,
@@ -723,8 +779,13 @@ impl LogisticsApi {
                     .unwrap_or_default(),
             })
             .collect();
-        let new_events =
-            events::shipping(&packed, row.customer_gln.as_deref(), shipped_at, account);
+        let new_events = events::shipping(
+            id,
+            &packed,
+            row.customer_gln.as_deref(),
+            shipped_at,
+            account,
+        );
         epcis::store::insert_events(&mut tx, &new_events).await?;
         audit::record_own_tenant(
             &mut tx,
@@ -735,6 +796,7 @@ impl LogisticsApi {
                 "reference": reference,
                 "packages": sscc_of.iter().map(|(n, s)| serde_json::json!({"package": n, "sscc": s})).collect::<Vec<_>>(),
                 "lots": shipped.iter().map(|((_, lot), q)| serde_json::json!({"lot_id": lot, "quantity": quantity_text(*q)})).collect::<Vec<_>>(),
+                "codes": codes.iter().map(|c| serde_json::json!({"package": c.package, "lot_id": c.lot_id, "job_seq": c.job_seq, "first_position": c.first_position, "last_position": c.last_position})).collect::<Vec<_>>(),
             }),
         )
         .await?;

@@ -4,10 +4,8 @@
 //!
 //! - Shipping: per package, an `AggregationEvent` (action `ADD`, bizStep
 //!   `packing`) packing what it holds into its SSCC
-//!   (`https://id.gs1.org/00/{sscc}`), as a `childQuantityList` of the lot
-//!   classes (`https://id.gs1.org/01/{gtin}/10/{lot}`) and quantities; then
-//!   one `ObjectEvent` (action `OBSERVE`, bizStep `shipping`, disposition
-//!   `in_transit`) of the SSCCs.
+//!   (`https://id.gs1.org/00/{sscc}`); then one `ObjectEvent` (action
+//!   `OBSERVE`, bizStep `shipping`, disposition `in_transit`) of the SSCCs.
 //! - Receiving: one `ObjectEvent` (`OBSERVE`, bizStep `receiving`) of the
 //!   SSCCs.
 //!
@@ -15,10 +13,19 @@
 //! (`destinationList`, type `owning_party`) and the receiving's
 //! `bizLocation`.
 //!
-//! Quantities, never one EPC per code: a shipment records how much of
-//! each lot left, not which serialised units were picked (nobody scans
-//! them here), so the events name the lot classes, one entry per lot and
-//! package: bounded whatever the size of the lot.
+//! A package's aggregation is stored as one row whatever it holds, as a
+//! code job's commissioning is: its `childQuantityList` names each lot's
+//! class (`https://id.gs1.org/01/{gtin}/10/{lot}`) and every unit of it the
+//! package holds, and the row is marked with its shipment and package
+//! (`epcis_events.shipment_id`, `shipment_package`). The codes the package
+//! took of its lots when it shipped (`shipment_codes`, see `serials`) are
+//! not stored in the event, one per code: the export
+//! (`epcis::export`) renders them from the code rows as the event's
+//! `childEPCs` (SGTINs, or Digital Link URIs), at most 10,000 per event,
+//! and takes those units out of the class's quantity; what has no code (a
+//! lot without codes, units beyond its codes, a fractional unit) stays
+//! there as a quantity. So the stored row says what the package holds (the
+//! journey shows it), and the export says which packs.
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
@@ -37,8 +44,16 @@ pub struct PackedLot<'a> {
 
 /// A package and what it holds.
 pub struct PackedPackage<'a> {
+    /// Its number in the shipment (1 to 99).
+    pub package: i32,
     pub sscc: &'a str,
     pub lots: Vec<PackedLot<'a>>,
+}
+
+/// The class of a lot, as a package's `childQuantityList` names it (and
+/// `shipment_codes.epc_class` repeats it for the codes counted in it).
+pub fn lot_class(gtin: &str, lot_number: &str) -> String {
+    epcis::product_class(gtin, Some(lot_number))
 }
 
 fn sscc_uri(sscc: &str) -> String {
@@ -72,9 +87,11 @@ fn stored(document: &Value, by: Uuid) -> NewEvent {
     event
 }
 
-/// The events of a shipment leaving: one aggregation per package, then
-/// the shipping observation of every package.
+/// The events of shipment `shipment_id` leaving: one aggregation per
+/// package (marked as the package's), then the shipping observation of
+/// every package.
 pub fn shipping(
+    shipment_id: Uuid,
     packages: &[PackedPackage<'_>],
     customer_gln: Option<&str>,
     at: DateTime<Utc>,
@@ -94,13 +111,16 @@ pub fn shipping(
                 .iter()
                 .map(|l| {
                     json!({
-                        "epcClass": epcis::product_class(l.gtin, Some(l.lot_number)),
+                        "epcClass": lot_class(l.gtin, l.lot_number),
                         "quantity": number(l.quantity),
                     })
                 })
                 .collect(),
         );
-        events.push(stored(&doc, by));
+        let mut event = stored(&doc, by);
+        event.shipment_id = Some(shipment_id);
+        event.shipment_package = Some(package.package);
+        events.push(event);
     }
     let mut doc = base("ObjectEvent", at);
     doc["action"] = json!("OBSERVE");
@@ -142,8 +162,10 @@ mod tests {
     #[test]
     fn shipping_and_receiving_are_valid_epcis() {
         let by = Uuid::new_v4();
+        let shipment = Uuid::new_v4();
         let packages = [
             PackedPackage {
+                package: 1,
                 sscc: "106141412345678908",
                 lots: vec![
                     PackedLot {
@@ -159,6 +181,7 @@ mod tests {
                 ],
             },
             PackedPackage {
+                package: 2,
                 sscc: "095060001300000002",
                 lots: vec![PackedLot {
                     gtin: "09506000134352",
@@ -168,7 +191,7 @@ mod tests {
             },
         ];
         for gln in [Some("9506000134352"), None] {
-            let mut events: Vec<Value> = shipping(&packages, gln, Utc::now(), by)
+            let mut events: Vec<Value> = shipping(shipment, &packages, gln, Utc::now(), by)
                 .into_iter()
                 .map(|e| e.document)
                 .collect();
@@ -181,7 +204,16 @@ mod tests {
                 epcis::schema_errors(&doc)
             );
         }
-        let events = shipping(&packages, Some("9506000134352"), Utc::now(), by);
+        let events = shipping(shipment, &packages, Some("9506000134352"), Utc::now(), by);
+        assert_eq!(
+            (events[1].shipment_id, events[1].shipment_package),
+            (Some(shipment), Some(2)),
+            "a package's aggregation is marked as its own"
+        );
+        assert_eq!(
+            (events[2].shipment_id, events[2].shipment_package),
+            (None, None)
+        );
         assert_eq!(
             events[0].parent_id.as_deref(),
             Some("https://id.gs1.org/00/106141412345678908")

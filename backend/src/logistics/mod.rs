@@ -14,15 +14,21 @@
 //!   and its picks moved out through `ledger::record_move` (reason
 //!   `shipment`; a lot recalled or held since the draft is refused with the
 //!   ledger's 409 `lot_not_available`), `shipment_lots` filled, one SSCC per
-//!   package from the tenant's counter, and the EPCIS events.
+//!   package from the tenant's counter, the codes each package carries
+//!   (`shipment_codes`: of each lot with finished code jobs, its next codes
+//!   not shipped yet, one per whole unit, as ranges; the lots locked so
+//!   that parallel ships never take the same codes), and the EPCIS events
+//!   (the packages' SGTINs under their SSCCs on export).
 //!
 //! Files: `mod.rs` (the types and the rules: SSCCs, states), `api.rs` (the
 //! operations), `store.rs` (the SQL), `label.rs` (the PDF label and its
-//! GS1-128 barcode), `events.rs` (the EPCIS events).
+//! GS1-128 barcode), `events.rs` (the EPCIS events), `serials.rs` (which
+//! codes a package takes).
 
 pub mod api;
 pub mod events;
 pub mod label;
+pub mod serials;
 pub mod store;
 
 use poem::http::StatusCode;

@@ -404,3 +404,103 @@ pub async fn mark_cancelled(
     .await?;
     Ok(())
 }
+
+// --- the codes a package carries (serial-level EPCIS) ------------------------------
+
+/// Of the lots `ids`, those with finished code jobs, their rows locked
+/// `FOR NO KEY UPDATE` in one order (their id) until the transaction ends.
+///
+/// Why the lot's row, and why this lock: a package takes a lot's next
+/// codes across all of the lot's jobs (`serials::take`), so the lot is
+/// what allocations queue on; a counter row per job would need every job
+/// of the lot locked all the same, and a second record kept in step with
+/// `shipment_codes`, whose largest position per job already is the
+/// counter. `FOR NO KEY UPDATE` conflicts with itself (a second ship of the
+/// lot waits here until the first commits, then its next statement sees
+/// the first's ranges) but not with the ledger's `FOR KEY SHARE` on the lot
+/// (`inventory::store::lock_lot`), so stock moves of the lot go on. The
+/// ship takes it after its moves, when it holds the ledger's share lock on
+/// each of these lots already: no status change or recall (`FOR UPDATE`)
+/// can hold the row then, so the only waits here are for other ships
+/// allocating the same lots, which lock in the same (id) order (and for a
+/// plain `UPDATE` of a lot's row in flight, which holds no lock a ship
+/// needs): no deadlock.
+pub async fn lock_coded_lots(
+    conn: &mut PgConnection,
+    ids: &[Uuid],
+) -> Result<Vec<Uuid>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT l.id FROM lots l
+          WHERE l.id = ANY($1)
+            AND EXISTS (SELECT 1 FROM code_jobs j WHERE j.lot_id = l.id AND j.status = 'done')
+          ORDER BY l.id
+          FOR NO KEY UPDATE OF l",
+    )
+    .bind(ids)
+    .fetch_all(conn)
+    .await
+}
+
+/// A finished code job of a lot and its positions shipped so far (its
+/// ranges are contiguous from position 1).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct CodedJobRow {
+    pub lot_id: Uuid,
+    pub seq: i32,
+    pub quantity: i32,
+    pub used: i32,
+}
+
+/// The finished code jobs of the lots `ids`, by lot and seq, with how far
+/// each is shipped. Run it after [`lock_coded_lots`], as a statement of its
+/// own: its snapshot then has the ranges of the ships that held the locks
+/// before.
+pub async fn coded_jobs(
+    conn: &mut PgConnection,
+    ids: &[Uuid],
+) -> Result<Vec<CodedJobRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT j.lot_id, j.seq, j.quantity,
+                coalesce((SELECT max(sc.last_position) FROM shipment_codes sc
+                           WHERE sc.job_seq = j.seq), 0) AS used
+           FROM code_jobs j
+          WHERE j.lot_id = ANY($1) AND j.status = 'done'
+          ORDER BY j.lot_id, j.seq",
+    )
+    .bind(ids)
+    .fetch_all(conn)
+    .await
+}
+
+/// A range of codes a package took, to store.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct NewShipmentCodes {
+    pub package: i32,
+    pub lot_id: Uuid,
+    pub job_seq: i32,
+    pub first_position: i32,
+    pub last_position: i32,
+    /// The class of the package's event that counts these units.
+    pub epc_class: String,
+}
+
+/// Stores the ranges `codes` of shipment `shipment_id` in one statement.
+pub async fn insert_shipment_codes(
+    conn: &mut PgConnection,
+    shipment_id: Uuid,
+    codes: &[NewShipmentCodes],
+) -> Result<(), sqlx::Error> {
+    let rows = serde_json::to_value(codes).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    sqlx::query(
+        "INSERT INTO shipment_codes (shipment_id, package, lot_id, job_seq, first_position,
+                                     last_position, epc_class)
+         SELECT $1, package, lot_id, job_seq, first_position, last_position, epc_class
+           FROM jsonb_to_recordset($2) AS c(package integer, lot_id uuid, job_seq integer,
+                first_position integer, last_position integer, epc_class text)",
+    )
+    .bind(shipment_id)
+    .bind(rows)
+    .execute(conn)
+    .await?;
+    Ok(())
+}

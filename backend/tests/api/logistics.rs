@@ -2,7 +2,9 @@
 //! out), ship once and all-or-nothing, give each package a unique SSCC
 //! from the organisation's GS1 company prefix, record valid EPCIS shipping
 //! and receiving events, and print an SSCC label whose GS1-128 barcode a
-//! real decoder reads back.
+//! real decoder reads back. A package of a lot with codes carries the lot's
+//! next codes not shipped yet, one per whole unit, never another
+//! shipment's; the export lists them as SGTINs under its SSCC.
 
 use brandops::accounts::Role;
 use reqwest::StatusCode;
@@ -10,8 +12,8 @@ use rxing::{BarcodeFormat, DecodeHints, RXingResultMetadataType, RXingResultMeta
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    Client, TestApp, TestTenant, assert_isolated_between, create_product, download, repo_root,
-    unique,
+    Client, TestApp, TestTenant, assert_isolated_between, create_product, download, generate_codes,
+    repo_root, unique,
 };
 
 /// A GLN with a right check digit.
@@ -23,6 +25,7 @@ struct Setup {
     brand: TestTenant,
     admin: Client,
     product: String,
+    skuid: String,
     gtin: String,
     location: String,
     customer: String,
@@ -118,7 +121,10 @@ async fn set_prefix(c: &Client, prefix: &str) {
 }
 
 async fn setup() -> Setup {
-    let app = TestApp::spawn().await;
+    setup_in(TestApp::spawn().await).await
+}
+
+async fn setup_in(app: TestApp) -> Setup {
     let brand = app.brand().await;
     let admin = app.login(&brand.admin).await;
     let p = create_product(&admin, "Tea <b>green</b>", "SHP").await;
@@ -129,6 +135,7 @@ async fn setup() -> Setup {
         brand,
         admin,
         product: p.id,
+        skuid: p.skuid,
         gtin: p.gtin,
         location,
         customer,
@@ -837,4 +844,522 @@ async fn shipments_are_isolated_between_organisations() {
         },
     )
     .await;
+}
+
+// --- serial-level shipments -------------------------------------------------------
+
+/// A code job of `quantity` codes of the product in lot `number` (the lot
+/// is registered, or found, by the job): the lot's id and the codes'
+/// serials in the job's order.
+async fn coded_lot(s: &Setup, number: &str, quantity: u32) -> (String, Vec<String>) {
+    let job = generate_codes(
+        &s.admin,
+        json!({"product_id": s.product, "quantity": quantity, "lot": {"number": number}}),
+    )
+    .await;
+    let serials: Vec<String> = job.rows.iter().map(|r| r[1].clone()).collect();
+    assert_eq!(serials.len(), quantity as usize);
+    let (status, list) = s
+        .admin
+        .get(&format!("/api/lots?product_id={}", s.product))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    let lot = list["lots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["number"] == number)
+        .unwrap_or_else(|| panic!("no lot {number}: {list}"));
+    (lot["id"].as_str().unwrap().to_string(), serials)
+}
+
+/// The SGTINs of the product's codes.
+struct Sgtins {
+    prefix: String,
+    item: String,
+}
+
+impl Sgtins {
+    fn of(&self, serial: &str) -> String {
+        format!("urn:epc:id:sgtin:{}.{}.{serial}", self.prefix, self.item)
+    }
+}
+
+/// Sets the organisation's company prefix to the product's own (the
+/// GTIN's 7 digits after the indicator), so its codes are SGTINs.
+async fn own_prefix(s: &Setup) -> Sgtins {
+    let prefix = s.gtin[1..8].to_string();
+    set_prefix(&s.admin, &prefix).await;
+    Sgtins {
+        prefix,
+        item: format!("{}{}", &s.gtin[..1], &s.gtin[8..13]),
+    }
+}
+
+async fn ship(c: &Client, id: &str) -> Value {
+    let (status, shipped) = act(c, id, "ship").await;
+    assert_eq!(status, StatusCode::OK, "{shipped}");
+    shipped
+}
+
+/// The whole export, all pages (checked against the EPCIS 2.0 schema).
+async fn export_all(c: &Client, query: &str) -> Vec<Value> {
+    let mut events = Vec::new();
+    let mut after: Option<String> = None;
+    loop {
+        let mut path = format!("/api/epcis/events?limit=500{query}");
+        if let Some(a) = &after {
+            path.push_str(&format!("&after={a}"));
+        }
+        let resp = c.http.get(c.url(&path)).send().await.unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        after = resp
+            .headers()
+            .get("next-cursor")
+            .map(|v| v.to_str().unwrap().to_string());
+        let doc: Value = resp.json().await.unwrap();
+        assert_valid_epcis(&doc);
+        events.extend(doc["epcisBody"]["eventList"].as_array().unwrap().clone());
+        if after.is_none() {
+            return events;
+        }
+    }
+}
+
+/// The packing events of the export for the SSCC `sscc`.
+fn packed_into<'a>(events: &'a [Value], sscc: &str) -> Vec<&'a Value> {
+    let parent = format!("https://id.gs1.org/00/{sscc}");
+    events
+        .iter()
+        .filter(|e| e["type"] == "AggregationEvent" && e["parentID"] == parent.as_str())
+        .collect()
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|l| l.iter().map(|x| x.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default()
+}
+
+/// (class, quantity) of an event's childQuantityList.
+fn quantities(e: &Value) -> Vec<(String, f64)> {
+    e["childQuantityList"]
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .map(|q| {
+                    (
+                        q["epcClass"].as_str().unwrap().to_string(),
+                        q["quantity"].as_f64().unwrap(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn sscc_of(shipped: &Value, package: i64) -> String {
+    shipped["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["package"] == package)
+        .unwrap()["sscc"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[tokio::test]
+async fn shipped_packages_carry_their_lots_next_codes_as_sgtins_never_twice() {
+    let s = setup().await;
+    let sgtin = own_prefix(&s).await;
+    // Lot SER1: two code jobs, of 3 and 4 codes; 10.5 units in stock.
+    let (lot, first) = coded_lot(&s, "SER1", 3).await;
+    let (again, second) = coded_lot(&s, "SER1", 4).await;
+    assert_eq!(lot, again, "the second job's lot is the first's");
+    let codes: Vec<String> = first.iter().chain(&second).map(|x| sgtin.of(x)).collect();
+    // Another lot without codes, in the same package.
+    let plain = self::lot(&s.app, &s.brand, &s.product, "PLAIN", "2030-01-01").await;
+    receive(&s.admin, &s.product, &lot, &s.location, "10.5").await;
+    receive(&s.admin, &s.product, &plain, &s.location, "5").await;
+
+    // Shipment A: package 1 takes 2 units, package 2 takes 4 (and 1.5 of
+    // the lot without codes).
+    let a = create(
+        &s.admin,
+        shipment_body(
+            &s,
+            json!([{"product_id": s.product, "quantity": "2", "lot_id": lot},
+                   {"product_id": s.product, "quantity": "4", "lot_id": lot, "package": 2},
+                   {"product_id": s.product, "quantity": "1.5", "lot_id": plain, "package": 2}]),
+        ),
+    )
+    .await;
+    let a = ship(&s.admin, a["id"].as_str().unwrap()).await;
+    // Shipment B, later: the rest of the lot, 4.5 units: one code is left.
+    let b = create(
+        &s.admin,
+        shipment_body(
+            &s,
+            json!([{"product_id": s.product, "quantity": "4.5", "lot_id": lot}]),
+        ),
+    )
+    .await;
+    let b = ship(&s.admin, b["id"].as_str().unwrap()).await;
+
+    // Stored as ranges, never a row per code.
+    let ranges: Vec<(i32, i32, i32, i32)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT sc.package, j.quantity, sc.first_position, sc.last_position
+           FROM {s}.shipment_codes sc JOIN {s}.code_jobs j ON j.seq = sc.job_seq
+          ORDER BY sc.job_seq, sc.first_position",
+        s = s.brand.schema
+    )))
+    .fetch_all(&s.app.owner)
+    .await
+    .unwrap();
+    assert_eq!(
+        ranges,
+        [(1, 3, 1, 2), (2, 3, 3, 3), (2, 4, 1, 3), (1, 4, 4, 4)],
+        "(package, job size, first, last)"
+    );
+
+    let events = export_all(&s.admin, "").await;
+    let class = |number: &str| format!("https://id.gs1.org/01/{}/10/{number}", s.gtin);
+    let a1 = packed_into(&events, &sscc_of(&a, 1));
+    assert_eq!(a1.len(), 1);
+    assert_eq!(strings(&a1[0]["childEPCs"]), codes[..2]);
+    assert!(a1[0].get("childQuantityList").is_none(), "{}", a1[0]);
+    let a2 = packed_into(&events, &sscc_of(&a, 2));
+    assert_eq!(a2.len(), 1);
+    assert_eq!(strings(&a2[0]["childEPCs"]), codes[2..6]);
+    assert_eq!(
+        quantities(a2[0]),
+        [(class("PLAIN"), 1.5)],
+        "the lot without codes stays a quantity"
+    );
+    let b1 = packed_into(&events, &sscc_of(&b, 1));
+    assert_eq!(b1.len(), 1);
+    assert_eq!(strings(&b1[0]["childEPCs"]), codes[6..]);
+    assert_eq!(
+        quantities(b1[0]),
+        [(class("SER1"), 3.5)],
+        "units beyond the lot's codes stay a quantity"
+    );
+    // Every code once, across both shipments.
+    let mut all: Vec<String> = [a1[0], a2[0], b1[0]]
+        .iter()
+        .flat_map(|e| strings(&e["childEPCs"]))
+        .collect();
+    all.sort();
+    let mut expected = codes.clone();
+    expected.sort();
+    assert_eq!(all, expected);
+    // The stored row is one per package and still says what it holds.
+    let stored: Vec<Value> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT document FROM {}.epcis_events WHERE shipment_id IS NOT NULL ORDER BY seq",
+        s.brand.schema
+    )))
+    .fetch_all(&s.app.owner)
+    .await
+    .unwrap();
+    assert_eq!(stored.len(), 3);
+    assert_eq!(quantities(&stored[2]), [(class("SER1"), 4.5)]);
+
+    // The product's own export (skuid) has them too.
+    let mine = export_all(&s.admin, &format!("&skuid={}", s.skuid)).await;
+    assert_eq!(packed_into(&mine, &sscc_of(&b, 1)).len(), 1);
+    assert!(s.app.audited(&s.brand, "logistics.shipment_shipped").await >= 2);
+}
+
+#[tokio::test]
+async fn a_package_of_more_than_10000_codes_is_split_into_events_of_at_most_10000() {
+    let s = setup().await;
+    let sgtin = own_prefix(&s).await;
+    let (lot, serials) = coded_lot(&s, "BIG", 10_001).await;
+    receive(&s.admin, &s.product, &lot, &s.location, "10001").await;
+    let sh = create(
+        &s.admin,
+        shipment_body(
+            &s,
+            json!([{"product_id": s.product, "quantity": "10001", "lot_id": lot}]),
+        ),
+    )
+    .await;
+    let id = sh["id"].as_str().unwrap().to_string();
+    let shipped = ship(&s.admin, &id).await;
+    let events = export_all(&s.admin, "&biz_step=packing").await;
+    let parts = packed_into(&events, &sscc_of(&shipped, 1));
+    assert_eq!(parts.len(), 2, "10,000 EPCs, then 1");
+    let stored: String = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT event_id FROM {}.epcis_events WHERE shipment_id = $1::uuid",
+        s.brand.schema
+    )))
+    .bind(&id)
+    .fetch_one(&s.app.owner)
+    .await
+    .unwrap();
+    assert_eq!(parts[0]["eventID"], stored.as_str());
+    let derived = parts[1]["eventID"].as_str().unwrap();
+    assert!(
+        derived.starts_with("urn:uuid:") && derived != stored,
+        "{derived}"
+    );
+    let first = strings(&parts[0]["childEPCs"]);
+    let second = strings(&parts[1]["childEPCs"]);
+    assert_eq!((first.len(), second.len()), (10_000, 1));
+    for part in &parts {
+        assert!(part.get("childQuantityList").is_none(), "all have codes");
+        assert_eq!(part["bizStep"], "packing");
+    }
+    let expected: Vec<String> = serials.iter().map(|x| sgtin.of(x)).collect();
+    assert_eq!([first, second].concat(), expected);
+    assert_eq!(s.app.rows(&s.brand, "shipment_codes").await, 1);
+}
+
+#[tokio::test]
+async fn parallel_shipments_of_one_lot_never_share_a_code_and_leave_no_gap() {
+    let s = setup().await;
+    let sgtin = own_prefix(&s).await;
+    let (lot, serials) = coded_lot(&s, "PAR", 30).await;
+    receive(&s.admin, &s.product, &lot, &s.location, "40").await;
+    // Twenty drafts of 1 or 2 units: 30 in all, as many as the codes.
+    let mut ids = Vec::new();
+    for k in 0..20 {
+        let quantity = if k % 2 == 0 { "1" } else { "2" };
+        let sh = create(
+            &s.admin,
+            shipment_body(
+                &s,
+                json!([{"product_id": s.product, "quantity": quantity, "lot_id": lot}]),
+            ),
+        )
+        .await;
+        ids.push((sh["id"].as_str().unwrap().to_string(), k % 2 + 1));
+    }
+    // Slowed ranges: each ship holds its transaction open after it read
+    // the jobs' free positions.
+    slow_inserts(&s.app, &s.brand, "shipment_codes").await;
+    let answers =
+        futures::future::join_all(ids.iter().map(|(id, _)| act(&s.admin, id, "ship"))).await;
+    let mut sscc_units = Vec::new();
+    for ((_, units), (status, body)) in ids.iter().zip(&answers) {
+        assert_eq!(*status, StatusCode::OK, "{body}");
+        sscc_units.push((sscc_of(body, 1), *units));
+    }
+
+    // The ranges: positions 1 to 30, each once, no gap.
+    let ranges: Vec<(i32, i32)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT first_position, last_position FROM {}.shipment_codes ORDER BY first_position",
+        s.brand.schema
+    )))
+    .fetch_all(&s.app.owner)
+    .await
+    .unwrap();
+    assert_eq!(ranges.len(), 20);
+    let mut next = 1;
+    for (first, last) in &ranges {
+        assert_eq!(*first, next, "{ranges:?}");
+        assert!(last >= first);
+        next = last + 1;
+    }
+    assert_eq!(next, 31, "{ranges:?}");
+
+    // The export: each package lists as many codes as its whole units, and
+    // no code twice.
+    let events = export_all(&s.admin, "&biz_step=packing").await;
+    let mut seen = std::collections::BTreeSet::new();
+    for (sscc, units) in &sscc_units {
+        let parts = packed_into(&events, sscc);
+        assert_eq!(parts.len(), 1);
+        let epcs = strings(&parts[0]["childEPCs"]);
+        assert_eq!(epcs.len(), *units as usize, "{sscc}");
+        for epc in epcs {
+            assert!(seen.insert(epc.clone()), "{epc} shipped twice");
+        }
+    }
+    let expected: std::collections::BTreeSet<String> =
+        serials.iter().map(|x| sgtin.of(x)).collect();
+    assert_eq!(seen, expected);
+}
+
+/// Whether a statement of the tenant containing `text` waits for a lock.
+async fn waits_for_lock(app: &TestApp, text: &str) -> bool {
+    let waiting: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM pg_stat_activity
+          WHERE wait_event_type = 'Lock' AND state = 'active' AND position($1 in query) > 0",
+    )
+    .bind(text)
+    .fetch_one(&app.owner)
+    .await
+    .unwrap();
+    waiting > 0
+}
+
+#[tokio::test]
+async fn a_ship_queues_on_its_lots_allocation_lock_which_stock_moves_do_not() {
+    // Connections for the held lock, the ship and the stock move at once.
+    let s = setup_in(TestApp::spawn_with(|c| c.db_tenant_pool_size = 4).await).await;
+    let _ = own_prefix(&s).await;
+    let (lot, _) = coded_lot(&s, "LCK", 3).await;
+    receive(&s.admin, &s.product, &lot, &s.location, "5").await;
+    let other = location(&s.admin, &unique("WH")).await;
+    let sh = create(
+        &s.admin,
+        shipment_body(
+            &s,
+            json!([{"product_id": s.product, "quantity": "2", "lot_id": lot}]),
+        ),
+    )
+    .await;
+    let id = sh["id"].as_str().unwrap().to_string();
+
+    // Another allocation of the lot in flight: its lock held.
+    let lot_id: uuid::Uuid = lot.parse().unwrap();
+    let mut held = s.app.state.db.begin_tenant(&s.brand.tenant).await.unwrap();
+    let locked = brandops::logistics::store::lock_coded_lots(&mut held, &[lot_id])
+        .await
+        .unwrap();
+    assert_eq!(locked, [lot_id]);
+
+    let ship = act(&s.admin, &id, "ship");
+    let meanwhile = async {
+        // The ship waits there (its moves done, its codes not taken) …
+        let mut waited = false;
+        for _ in 0..600 {
+            if waits_for_lock(&s.app, "FOR NO KEY UPDATE OF l").await {
+                waited = true;
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        // … while the ledger moves stock of the lot (its share lock on the
+        // lot does not conflict).
+        receive(&s.admin, &s.product, &lot, &other, "1").await;
+        let (status, shipment) = s.admin.get(&format!("/api/shipments/{id}")).await;
+        assert_eq!(status, StatusCode::OK);
+        let still = shipment["status"].clone();
+        held.commit().await.unwrap();
+        (waited, still)
+    };
+    let ((status, shipped), (waited, still)) = tokio::join!(ship, meanwhile);
+    assert!(waited, "the ship did not wait for the lot's lock");
+    assert_eq!(still, "draft", "the ship committed through the lock");
+    assert_eq!(status, StatusCode::OK, "{shipped}");
+    let ranges: Vec<(i32, i32)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT first_position, last_position FROM {}.shipment_codes",
+        s.brand.schema
+    )))
+    .fetch_all(&s.app.owner)
+    .await
+    .unwrap();
+    assert_eq!(ranges, [(1, 2)]);
+}
+
+#[tokio::test]
+async fn shipment_codes_are_append_only_for_the_tenant_role() {
+    let s = setup().await;
+    let _ = own_prefix(&s).await;
+    let (lot, _) = coded_lot(&s, "FIX", 2).await;
+    receive(&s.admin, &s.product, &lot, &s.location, "2").await;
+    let sh = create(
+        &s.admin,
+        shipment_body(
+            &s,
+            json!([{"product_id": s.product, "quantity": "2", "lot_id": lot}]),
+        ),
+    )
+    .await;
+    ship(&s.admin, sh["id"].as_str().unwrap()).await;
+    assert_eq!(s.app.rows(&s.brand, "shipment_codes").await, 1);
+    for statement in [
+        "UPDATE shipment_codes SET last_position = 1",
+        "DELETE FROM shipment_codes",
+        "TRUNCATE shipment_codes",
+    ] {
+        let mut tx = s.app.state.db.begin_tenant(&s.brand.tenant).await.unwrap();
+        let err = sqlx::query(sqlx::AssertSqlSafe(statement))
+            .execute(&mut *tx)
+            .await
+            .expect_err(statement);
+        let msg = err.to_string();
+        assert!(
+            msg.contains("append-only") || msg.contains("permission denied"),
+            "{statement}: {msg}"
+        );
+    }
+    assert_eq!(s.app.rows(&s.brand, "shipment_codes").await, 1);
+}
+
+#[tokio::test]
+async fn another_organisation_sees_none_of_a_packages_codes() {
+    let app = TestApp::spawn().await;
+    let (ta, tb) = (app.brand().await, app.brand().await);
+    let (a, b) = (app.login(&ta.admin).await, app.login(&tb.admin).await);
+    // B has a shipment of its own with codes, so its export is not empty.
+    {
+        let product = create_product(&b, "B's tea", "ISB").await;
+        let loc = location(&b, &unique("WH")).await;
+        let cust = customer(&b, "B's customer", None).await;
+        set_prefix(&b, &product.gtin[1..8]).await;
+        generate_codes(
+            &b,
+            json!({"product_id": product.id, "quantity": 2, "lot": {"number": "B1"}}),
+        )
+        .await;
+        let (_, list) = b.get(&format!("/api/lots?product_id={}", product.id)).await;
+        let l = list["lots"][0]["id"].as_str().unwrap().to_string();
+        receive(&b, &product.id, &l, &loc, "2").await;
+        let sh = create(
+            &b,
+            json!({"customer_id": cust, "from_location_id": loc,
+                   "lines": [{"product_id": product.id, "quantity": "2"}]}),
+        )
+        .await;
+        ship(&b, sh["id"].as_str().unwrap()).await;
+    }
+    assert_isolated_between(
+        &a,
+        &b,
+        async |a| {
+            let product = create_product(a, "Isolated tea", "ISO").await;
+            let loc = location(a, &unique("WH")).await;
+            let cust = customer(a, "Isolated customer", None).await;
+            set_prefix(a, &product.gtin[1..8]).await;
+            let job = generate_codes(
+                a,
+                json!({"product_id": product.id, "quantity": 2, "lot": {"number": "ISO1"}}),
+            )
+            .await;
+            let (_, list) = a.get(&format!("/api/lots?product_id={}", product.id)).await;
+            let l = list["lots"][0]["id"].as_str().unwrap().to_string();
+            receive(a, &product.id, &l, &loc, "2").await;
+            let sh = create(
+                a,
+                json!({"customer_id": cust, "from_location_id": loc,
+                       "lines": [{"product_id": product.id, "quantity": "2"}]}),
+            )
+            .await;
+            ship(a, sh["id"].as_str().unwrap()).await;
+            // The marker: a serial the package carried.
+            job.rows[1][1].clone()
+        },
+        async |c, _| {
+            vec![
+                c.get("/api/epcis/events").await,
+                c.get("/api/epcis/events?biz_step=packing").await,
+            ]
+        },
+    )
+    .await;
+    // Nor A's SSCCs.
+    let (_, mine) = a.get("/api/shipments").await;
+    let sscc = mine["shipments"][0]["packages"][0]["sscc"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (_, theirs) = b.get("/api/epcis/events").await;
+    assert!(!theirs.to_string().contains(&sscc));
+    let (_, own) = a.get("/api/epcis/events").await;
+    assert!(own.to_string().contains(&sscc));
 }

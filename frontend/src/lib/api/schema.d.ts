@@ -1075,7 +1075,10 @@ export interface paths {
          *     stored once and written with its codes as EPCs (SGTINs when the
          *     organisation's GS1 company prefix is set and the GTIN is its own,
          *     else `https://id.gs1.org/01/{gtin}/21/{serial}`), in ObjectEvents of
-         *     at most 10,000 EPCs each; the document is streamed.
+         *     at most 10,000 EPCs each; a shipment's package aggregation is
+         *     written the same way with the codes the package carried as its
+         *     `childEPCs` (units without codes stay in its `childQuantityList`, on
+         *     the first event); the document is streamed.
          */
         get: operations["exportEpcisEvents"];
         put?: never;
@@ -1938,6 +1941,11 @@ export interface paths {
          *     stored: an AggregationEvent per package packing its lots
          *     (quantities of each lot's class) into its SSCC, and an ObjectEvent
          *     `shipping` of the SSCCs, to the customer's GLN when it has one.
+         *     Of each lot with finished code jobs, the package takes the lot's next
+         *     codes not shipped yet, one per whole unit (in order of job, then
+         *     position; never a code another shipment took): the EPCIS export
+         *     lists them as the aggregation's `childEPCs` (their SGTINs), and only
+         *     the units without codes as quantities.
          *     409 `invalid_transition` unless it is a draft (a second ship of the
          *     same shipment waits for the first, then gets it), 409
          *     `no_company_prefix` before the organisation set its prefix, 409
