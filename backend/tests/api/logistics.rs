@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::helpers::{
     Client, TestApp, TestTenant, assert_isolated_between, create_product, download, generate_codes,
-    repo_root, unique,
+    repo_root, slow_inserts, unique,
 };
 
 /// A GLN with a right check digit.
@@ -162,21 +162,6 @@ async fn count(app: &TestApp, t: &TestTenant, sql: &str) -> i64 {
         .fetch_one(&app.owner)
         .await
         .unwrap()
-}
-
-/// Slows every insert into `table` of the tenant, so that parallel
-/// requests overlap inside their transactions.
-async fn slow_inserts(app: &TestApp, t: &TestTenant, table: &str) {
-    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-        "CREATE OR REPLACE FUNCTION {s}.test_slow_insert() RETURNS trigger LANGUAGE plpgsql AS
-             $$ BEGIN PERFORM pg_sleep(0.05); RETURN NEW; END $$;
-         CREATE TRIGGER test_slow_insert_{table} AFTER INSERT ON {s}.{table}
-             FOR EACH ROW EXECUTE FUNCTION {s}.test_slow_insert();",
-        s = t.schema
-    )))
-    .execute(&app.owner)
-    .await
-    .unwrap();
 }
 
 fn assert_valid_epcis(doc: &Value) {
@@ -612,7 +597,7 @@ async fn parallel_ships_of_one_shipment_ship_it_once() {
     .await;
     let id = sh["id"].as_str().unwrap().to_string();
     slow_inserts(&s.app, &s.brand, "stock_moves").await;
-    let answers = futures::future::join_all((0..8).map(|_| act(&s.admin, &id, "ship"))).await;
+    let answers = futures::future::join_all((0..20).map(|_| act(&s.admin, &id, "ship"))).await;
     let ok = answers
         .iter()
         .filter(|(st, _)| *st == StatusCode::OK)
@@ -651,7 +636,7 @@ async fn parallel_drafts_never_promise_the_same_stock_and_ssccs_stay_unique() {
                {"product_id": s.product, "quantity": "1", "package": 2}]),
     );
     let answers =
-        futures::future::join_all((0..10).map(|_| s.admin.post("/api/shipments", body.clone())))
+        futures::future::join_all((0..20).map(|_| s.admin.post("/api/shipments", body.clone())))
             .await;
     let mut ids = Vec::new();
     for (status, body) in &answers {
