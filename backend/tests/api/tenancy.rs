@@ -651,6 +651,19 @@ async fn the_demo_supply_chain_is_sent_through_the_api_once() {
         .map(|r| r["on_hand"].as_str().unwrap())
         .collect();
     assert_eq!(gift, ["6"], "{stock}");
+    // Honey went into the boxes: 12 left, 88 to reorder. Tea: 120 more
+    // at 2.45, 22 gone (the first received, at 2.40, by FIFO).
+    let (_, below) = c.get("/api/replenishment").await;
+    assert_eq!(below["lines"][0]["suggested_quantity"], "88", "{below}");
+    let (_, value) = c.get("/api/stock/valuation").await;
+    let tea = value["products"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["product_name"] == "Sencha green tea 100 g")
+        .cloned()
+        .unwrap();
+    assert_eq!(tea["values"][0]["value"], "691.20", "{value}");
     // Each call was audited as the first admin, as a user's would be.
     let audited: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM platform.audit_log
