@@ -364,6 +364,23 @@ pub async fn assert_isolated_between(
     );
 }
 
+/// Runs each of `statements` as the tenant's own role and asserts the
+/// database refuses it (an append-only trigger, or no privilege).
+pub async fn assert_refused_to_tenant(app: &TestApp, t: &TestTenant, statements: &[&str]) {
+    for statement in statements {
+        let mut tx = app.state.db.begin_tenant(&t.tenant).await.unwrap();
+        let err = sqlx::query(sqlx::AssertSqlSafe(*statement))
+            .execute(&mut *tx)
+            .await
+            .expect_err(statement);
+        let msg = err.to_string();
+        assert!(
+            msg.contains("append-only") || msg.contains("permission denied"),
+            "{statement}: {msg}"
+        );
+    }
+}
+
 /// Slows every insert into `table` of the tenant, so that parallel
 /// requests really overlap inside their transactions.
 pub async fn slow_inserts(app: &TestApp, t: &TestTenant, table: &str) {
