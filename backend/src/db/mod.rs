@@ -76,7 +76,7 @@ impl Db {
             Self::connect_owner(settings.database_url.expose(), &settings.db_role_secret).await?;
         let base = PgConnectOptions::from_str(settings.database_url.expose())?
             .application_name("brandops");
-        let platform = PgPoolOptions::new()
+        let platform = pools::pool_options()
             .max_connections(budget.platform)
             .min_connections(1)
             .idle_timeout(Duration::from_secs(300))

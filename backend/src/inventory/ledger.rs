@@ -49,41 +49,56 @@ pub struct MoveRequest<'a> {
     pub reference: Option<&'a str>,
 }
 
-/// Records the move in the caller's transaction; refuses it (changing
-/// nothing the caller keeps: the caller's transaction is rolled back with
-/// the error) when a location, the product or the lot is not the tenant's
-/// (404), the lot is another product's (400), the lot is not released or
-/// expired and the stock does not go into quarantine or scrap (409
-/// `lot_not_available`), or less is available than it takes (409
-/// `insufficient_stock`).
+/// The audit detail of a move (`inventory.move`).
+fn move_detail(m: &MoveRequest<'_>) -> serde_json::Value {
+    serde_json::json!({
+        "product_id": m.product_id,
+        "lot_id": m.lot_id,
+        "quantity": quantity_text(m.quantity),
+        "from_location_id": m.from_location_id,
+        "to_location_id": m.to_location_id,
+        "reason": m.reason.as_str(),
+    })
+}
+
+/// Records the move in the caller's transaction, in two statements (the
+/// checks with their locks, then the write: balances, ledger row, audit
+/// row); refuses it (changing nothing the caller keeps: the caller's
+/// transaction is rolled back with the error) when a location, the
+/// product or the lot is not the tenant's (404), the lot is another
+/// product's (400), the lot is not released or expired and the stock does
+/// not go into quarantine or scrap (409 `lot_not_available`), or less is
+/// available than it takes (409 `insufficient_stock`).
 pub async fn record_move(
     conn: &mut PgConnection,
     actor: &Actor,
     m: &MoveRequest<'_>,
 ) -> Result<MoveRow, ApiError> {
-    let product_name = store::product_name(conn, m.product_id)
-        .await?
+    let ctx = store::move_context(
+        conn,
+        m.product_id,
+        m.lot_id,
+        m.from_location_id,
+        m.to_location_id,
+    )
+    .await?;
+    let product_name = ctx
+        .product_name
+        .as_deref()
         .ok_or_else(|| no_such("product"))?;
-    let from_kind = match m.from_location_id {
-        None => None,
-        Some(id) => Some(
-            store::location_kind(conn, id)
-                .await?
-                .ok_or_else(|| no_such("location (from_location_id)"))?,
-        ),
-    };
+    if m.from_location_id.is_some() && ctx.from_kind.is_none() {
+        return Err(no_such("location (from_location_id)"));
+    }
     let to_kind = match m.to_location_id {
         None => None,
-        Some(id) => Some(
-            store::location_kind(conn, id)
-                .await?
-                .and_then(|k| LocationKind::parse(&k))
+        Some(_) => Some(
+            ctx.to_kind
+                .as_deref()
+                .and_then(LocationKind::parse)
                 .ok_or_else(|| no_such("location (to_location_id)"))?,
         ),
     };
-    let lot = store::lock_lot(conn, m.lot_id)
-        .await?
-        .ok_or_else(|| no_such("lot"))?;
+    let lot = ctx.lot().ok_or_else(|| no_such("lot"))?;
     if lot.product_id != m.product_id {
         return Err(ApiError::invalid_input(format!(
             "Lot {} is not a lot of {product_name}: choose one of its own lots.",
@@ -91,7 +106,7 @@ pub async fn record_move(
         )));
     }
     let released = LotStatus::parse(&lot.status) == Some(LotStatus::Released);
-    let leaves = from_kind.is_some();
+    let leaves = m.from_location_id.is_some();
     let into_hold = to_kind.is_some_and(LocationKind::takes_unavailable_lots);
     if leaves && (!released || lot.expired) && !into_hold {
         let why = if !released {
@@ -107,32 +122,7 @@ pub async fn record_move(
             lot.number
         )));
     }
-    // The balance rows in the lock order: by location id.
-    let mut steps: Vec<(Uuid, bool)> = Vec::with_capacity(2);
-    if let Some(from) = m.from_location_id {
-        steps.push((from, true));
-    }
-    if let Some(to) = m.to_location_id {
-        steps.push((to, false));
-    }
-    steps.sort_by_key(|(location, _)| *location);
-    for (location, out) in steps {
-        if out {
-            let taken = store::take(conn, m.product_id, location, m.lot_id, m.quantity).await?;
-            if taken.is_none() {
-                let available = store::available(conn, m.product_id, location, m.lot_id).await?;
-                return Err(insufficient(format!(
-                    "Not enough stock of {product_name}, lot {}: {} available at that location (on hand less reserved), {} asked.",
-                    lot.number,
-                    quantity_text(available),
-                    quantity_text(m.quantity)
-                )));
-            }
-        } else {
-            store::put(conn, m.product_id, location, m.lot_id, m.quantity).await?;
-        }
-    }
-    let row = store::insert_move(
+    let written = store::write_move(
         conn,
         &NewMove {
             id: Uuid::new_v4(),
@@ -147,24 +137,106 @@ pub async fn record_move(
             reference: m.reference,
             created_by: actor.account_id,
         },
+        &move_detail(m),
+        actor.ip.as_deref(),
     )
     .await?;
-    audit::record_own_tenant(
+    match (written, m.from_location_id) {
+        (Some(row), _) => Ok(row),
+        (None, Some(from)) => {
+            let available = store::available(conn, m.product_id, from, m.lot_id).await?;
+            Err(insufficient(format!(
+                "Not enough stock of {product_name}, lot {}: {} available at that location (on hand less reserved), {} asked.",
+                lot.number,
+                quantity_text(available),
+                quantity_text(m.quantity)
+            )))
+        }
+        (None, None) => Err(ApiError::internal(anyhow::anyhow!(
+            "a move into stock wrote nothing"
+        ))),
+    }
+}
+
+/// A line of stock leaving one location, planned by the caller from the
+/// balances it locked (`store::lock_reservable`, [`plan_fefo`]).
+pub struct PlannedTake {
+    pub product_id: Uuid,
+    pub product_name: String,
+    pub lot_id: Uuid,
+    pub lot_number: String,
+    pub quantity: Decimal,
+}
+
+/// Records the moves of `lines` out of `location_id` (each as
+/// [`record_move`] would: the lot share-locked and still released and
+/// unexpired, the balance taken, the ledger row, the audit row) in one
+/// statement for all of them, in the caller's transaction. No two lines
+/// may name the same lot. Refuses them all (409 `lot_not_available` or
+/// `insufficient_stock`, naming the lot; the caller rolls back) when any
+/// line cannot be taken.
+pub async fn take_planned(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    location_id: Uuid,
+    lines: &[PlannedTake],
+    reason: super::MoveReason,
+    reference: Option<&str>,
+) -> Result<(), ApiError> {
+    let mut lots: Vec<Uuid> = lines.iter().map(|l| l.lot_id).collect();
+    lots.sort();
+    lots.dedup();
+    if lots.len() != lines.len() {
+        return Err(ApiError::internal(anyhow::anyhow!(
+            "take_planned: two lines name the same lot"
+        )));
+    }
+    let ids: Vec<Uuid> = lines.iter().map(|_| Uuid::new_v4()).collect();
+    let details: Vec<serde_json::Value> = lines
+        .iter()
+        .map(|l| {
+            move_detail(&MoveRequest {
+                product_id: l.product_id,
+                lot_id: l.lot_id,
+                quantity: l.quantity,
+                from_location_id: Some(location_id),
+                to_location_id: None,
+                reason,
+                unit_cost: None,
+                currency: None,
+                reference,
+            })
+        })
+        .collect();
+    let taken = store::take_lines(
         conn,
-        actor,
-        "inventory.move",
-        &row.id.to_string(),
-        serde_json::json!({
-            "product_id": m.product_id,
-            "lot_id": m.lot_id,
-            "quantity": quantity_text(m.quantity),
-            "from_location_id": m.from_location_id,
-            "to_location_id": m.to_location_id,
-            "reason": m.reason.as_str(),
-        }),
+        &ids,
+        &lines.iter().map(|l| l.product_id).collect::<Vec<_>>(),
+        &lines.iter().map(|l| l.lot_id).collect::<Vec<_>>(),
+        &lines.iter().map(|l| l.quantity).collect::<Vec<_>>(),
+        &details,
+        location_id,
+        reason.as_str(),
+        reference,
+        actor.account_id,
+        actor.ip.as_deref(),
     )
     .await?;
-    Ok(row)
+    if taken.len() == lines.len() {
+        return Ok(());
+    }
+    // The first line not taken, named: its lot changed status (or stock)
+    // after the caller planned.
+    let missed = ids
+        .iter()
+        .zip(lines)
+        .find(|(id, _)| !taken.contains(id))
+        .map(|(_, l)| l)
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("take_planned: counts differ")))?;
+    Err(lot_not_available(format!(
+        "Lot {} of {} is no longer available (its status changed or its stock was taken meanwhile): nothing was moved. Try again.",
+        missed.lot_number, missed.product_name
+    )))
 }
 
 /// A reservation's lines, first expiry first out, from the product's

@@ -116,7 +116,7 @@ pub async fn product_name(
 }
 
 /// A lot as a move needs it.
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 pub struct MoveLot {
     pub product_id: Uuid,
     pub number: String,
@@ -126,18 +126,72 @@ pub struct MoveLot {
     pub expired: bool,
 }
 
-/// Lot `id`, its row share-locked until the transaction ends (`FOR KEY
-/// SHARE`, as the ledger's foreign key would): a status change
-/// (`lots::store::change_status` locks it `FOR UPDATE`) waits for the moves
-/// in flight, and the moves after it see the new status.
-pub async fn lock_lot(conn: &mut PgConnection, id: Uuid) -> Result<Option<MoveLot>, sqlx::Error> {
+/// What a move checks before it writes, read in one statement
+/// ([`move_context`]).
+#[derive(Debug, sqlx::FromRow)]
+pub struct MoveContext {
+    /// `None`: no such product.
+    pub product_name: Option<String>,
+    /// `None`: no such location (or none asked).
+    pub from_kind: Option<String>,
+    pub to_kind: Option<String>,
+    lot_product_id: Option<Uuid>,
+    lot_number: Option<String>,
+    lot_status: Option<String>,
+    lot_expires_on: Option<NaiveDate>,
+    lot_expired: Option<bool>,
+}
+
+impl MoveContext {
+    /// The lot; `None` when the tenant has none with that id.
+    pub fn lot(&self) -> Option<MoveLot> {
+        Some(MoveLot {
+            product_id: self.lot_product_id?,
+            number: self.lot_number.clone()?,
+            status: self.lot_status.clone()?,
+            expires_on: self.lot_expires_on,
+            expired: self.lot_expired.unwrap_or(false),
+        })
+    }
+}
+
+/// The product's name, the kinds of the two locations and lot `lot_id` of
+/// a move, in one statement that also takes the move's locks: the lot's
+/// row share-locked until the transaction ends (`FOR KEY SHARE`, as the
+/// ledger's foreign key would: a status change, which locks it `FOR
+/// UPDATE`, waits for the moves in flight, and the moves after it see the
+/// new status), then, for a transfer, both balance rows in the lock order
+/// (location id), so that two opposite transfers never deadlock.
+pub async fn move_context(
+    conn: &mut PgConnection,
+    product_id: Uuid,
+    lot_id: Uuid,
+    from_location_id: Option<Uuid>,
+    to_location_id: Option<Uuid>,
+) -> Result<MoveContext, sqlx::Error> {
     sqlx::query_as(
-        "SELECT product_id, number, status, expires_on,
-                coalesce(expires_on < current_date, false) AS expired
-           FROM lots WHERE id = $1 FOR KEY SHARE",
+        "SELECT (SELECT product_name FROM products WHERE id = $1) AS product_name,
+                (SELECT kind FROM locations WHERE id = $3) AS from_kind,
+                (SELECT kind FROM locations WHERE id = $4) AS to_kind,
+                l.product_id AS lot_product_id, l.number AS lot_number,
+                l.status AS lot_status, l.expires_on AS lot_expires_on,
+                coalesce(l.expires_on < current_date, false) AS lot_expired,
+                CASE WHEN $3::uuid IS NOT NULL AND $4::uuid IS NOT NULL THEN
+                    (SELECT count(*) FROM (
+                         SELECT 1 FROM stock_balances
+                          WHERE product_id = $1 AND lot_id = $2 AND location_id IN ($3, $4)
+                          ORDER BY location_id
+                          FOR NO KEY UPDATE) locked)
+                END AS balances_locked
+           FROM (SELECT 1) one
+           LEFT JOIN (SELECT product_id, number, status, expires_on
+                        FROM lots WHERE id = $2 FOR KEY SHARE) l ON true",
     )
-    .bind(id)
-    .fetch_optional(conn)
+    .bind(product_id)
+    .bind(lot_id)
+    .bind(from_location_id)
+    .bind(to_location_id)
+    .fetch_one(conn)
     .await
 }
 
@@ -298,20 +352,46 @@ pub struct MoveRow {
     pub created_at: DateTime<Utc>,
 }
 
-/// Appends a move to the ledger; answers it.
-pub async fn insert_move(conn: &mut PgConnection, m: &NewMove<'_>) -> Result<MoveRow, sqlx::Error> {
+/// Writes a move in one statement: takes the quantity out of the balance
+/// at `from_location_id` if that much is available (on hand less
+/// reserved), adds it to the balance at `to_location_id` (creating it),
+/// appends the ledger row and records the audit row (`inventory.move`,
+/// with `detail`). Answers the move, or `None` when not enough was
+/// available to take (then nothing changed). The caller has checked the
+/// lot and the locations and taken the locks ([`move_context`]).
+pub async fn write_move(
+    conn: &mut PgConnection,
+    m: &NewMove<'_>,
+    detail: &serde_json::Value,
+    actor_ip: Option<&str>,
+) -> Result<Option<MoveRow>, sqlx::Error> {
     sqlx::query_as(
-        "WITH m AS (
+        "WITH taken AS (
+             UPDATE stock_balances SET on_hand = on_hand - $4, updated_at = now()
+              WHERE product_id = $2 AND location_id = $5 AND lot_id = $3
+                AND on_hand - reserved >= $4
+             RETURNING 1
+         ), put AS (
+             INSERT INTO stock_balances (product_id, location_id, lot_id, on_hand)
+             SELECT $2, $6, $3, $4
+              WHERE $6::uuid IS NOT NULL AND ($5::uuid IS NULL OR EXISTS (SELECT FROM taken))
+             ON CONFLICT (product_id, location_id, lot_id)
+             DO UPDATE SET on_hand = stock_balances.on_hand + EXCLUDED.on_hand, updated_at = now()
+             RETURNING 1
+         ), m AS (
              INSERT INTO stock_moves (id, product_id, lot_id, quantity, from_location_id,
                                       to_location_id, reason, unit_cost, currency, reference,
                                       created_by)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11
+              WHERE $5::uuid IS NULL OR EXISTS (SELECT FROM taken)
              RETURNING *
+         ), audited AS (
+             SELECT platform.tenant_audit('inventory.move', m.id::text, $12, $11, $13) FROM m
          )
          SELECT m.seq, m.id, m.product_id, m.lot_id, l.number AS lot_number, m.quantity,
                 m.from_location_id, m.to_location_id, m.reason, m.unit_cost, m.currency,
                 m.reference, m.created_by, m.created_at
-           FROM m JOIN lots l ON l.id = m.lot_id",
+           FROM m JOIN lots l ON l.id = m.lot_id CROSS JOIN audited",
     )
     .bind(m.id)
     .bind(m.product_id)
@@ -324,7 +404,76 @@ pub async fn insert_move(conn: &mut PgConnection, m: &NewMove<'_>) -> Result<Mov
     .bind(m.currency)
     .bind(m.reference)
     .bind(m.created_by)
-    .fetch_one(conn)
+    .bind(detail)
+    .bind(actor_ip)
+    .fetch_optional(conn)
+    .await
+}
+
+/// Takes planned lines out of stock at once (the manufacturing order's
+/// consumption): for each line (`ids[i]`, `product_ids[i]`, `lot_ids[i]`,
+/// `quantities[i]` at `location_id`) the lot share-locked (in id order),
+/// the balance taken by one conditional update if the lot is still
+/// released and unexpired and that much is available, the ledger row
+/// appended with `reason` and `reference`, and the audit row
+/// (`inventory.move`, `details[i]`) recorded: one statement for all. No two
+/// lines may name the same balance. Answers the ids of the lines taken; a
+/// line missing from it took nothing, and the caller rolls back.
+#[allow(clippy::too_many_arguments)]
+pub async fn take_lines(
+    conn: &mut PgConnection,
+    ids: &[Uuid],
+    product_ids: &[Uuid],
+    lot_ids: &[Uuid],
+    quantities: &[Decimal],
+    details: &[serde_json::Value],
+    location_id: Uuid,
+    reason: &str,
+    reference: Option<&str>,
+    created_by: Option<Uuid>,
+    actor_ip: Option<&str>,
+) -> Result<Vec<Uuid>, sqlx::Error> {
+    sqlx::query_scalar(
+        "WITH line AS (
+             SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::numeric[], $5::jsonb[])
+                 AS u(id, product_id, lot_id, quantity, detail)
+         ), usable AS (
+             SELECT id FROM lots
+              WHERE id = ANY($3) AND status = 'released'
+                AND (expires_on IS NULL OR expires_on >= current_date)
+              ORDER BY id
+              FOR KEY SHARE
+         ), taken AS (
+             UPDATE stock_balances b SET on_hand = b.on_hand - line.quantity, updated_at = now()
+               FROM line
+              WHERE b.product_id = line.product_id AND b.location_id = $6
+                AND b.lot_id = line.lot_id
+                AND b.lot_id IN (SELECT id FROM usable)
+                AND b.on_hand - b.reserved >= line.quantity
+             RETURNING line.id
+         ), m AS (
+             INSERT INTO stock_moves (id, product_id, lot_id, quantity, from_location_id,
+                                      reason, reference, created_by)
+             SELECT line.id, line.product_id, line.lot_id, line.quantity, $6, $7, $8, $9
+               FROM line WHERE line.id IN (SELECT id FROM taken)
+             RETURNING id
+         ), audited AS (
+             SELECT m.id, platform.tenant_audit('inventory.move', m.id::text, line.detail, $9, $10)
+               FROM m JOIN line ON line.id = m.id
+         )
+         SELECT id FROM audited",
+    )
+    .bind(ids)
+    .bind(product_ids)
+    .bind(lot_ids)
+    .bind(quantities)
+    .bind(details)
+    .bind(location_id)
+    .bind(reason)
+    .bind(reference)
+    .bind(created_by)
+    .bind(actor_ip)
+    .fetch_all(conn)
     .await
 }
 

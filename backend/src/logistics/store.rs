@@ -418,7 +418,7 @@ pub async fn mark_cancelled(
 /// counter. `FOR NO KEY UPDATE` conflicts with itself (a second ship of the
 /// lot waits here until the first commits, then its next statement sees
 /// the first's ranges) but not with the ledger's `FOR KEY SHARE` on the lot
-/// (`inventory::store::lock_lot`), so stock moves of the lot go on. The
+/// (`inventory::store::move_context`), so stock moves of the lot go on. The
 /// ship takes it after its moves, when it holds the ledger's share lock on
 /// each of these lots already: no status change or recall (`FOR UPDATE`)
 /// can hold the row then, so the only waits here are for other ships

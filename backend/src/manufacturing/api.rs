@@ -856,26 +856,28 @@ pub async fn complete(
         )
     })?;
     let unit_cost = (total / produced).round_dp(6);
-    for take in &takes {
-        for line in &take.lines {
-            ledger::record_move(
-                tx,
-                &caller.actor,
-                &MoveRequest {
-                    product_id: take.component.product_id,
-                    lot_id: line.lot_id,
-                    quantity: line.quantity,
-                    from_location_id: Some(order.location_id),
-                    to_location_id: None,
-                    reason: MoveReason::Consumption,
-                    unit_cost: None,
-                    currency: None,
-                    reference: Some(&number),
-                },
-            )
-            .await?;
-        }
-    }
+    // The consumption: every line out in one statement.
+    let planned: Vec<ledger::PlannedTake> = takes
+        .iter()
+        .flat_map(|t| {
+            t.lines.iter().map(|l| ledger::PlannedTake {
+                product_id: t.component.product_id,
+                product_name: t.component.product_name.clone(),
+                lot_id: l.lot_id,
+                lot_number: l.lot_number.clone(),
+                quantity: l.quantity,
+            })
+        })
+        .collect();
+    ledger::take_planned(
+        tx,
+        &caller.actor,
+        order.location_id,
+        &planned,
+        MoveReason::Consumption,
+        Some(&number),
+    )
+    .await?;
     let status = LotStatus::initial(order.requires_inspection);
     let reason = format!("Produced by manufacturing order {number}");
     let output_lot = lots::store::register(

@@ -395,7 +395,12 @@ pub async fn slow_inserts_by(app: &TestApp, t: &TestTenant, table: &str, seconds
 
 /// Slows every update of a row of `table` of the tenant.
 pub async fn slow_updates(app: &TestApp, t: &TestTenant, table: &str) {
-    slow_writes(app, t, table, "UPDATE", 0.05).await;
+    slow_updates_by(app, t, table, 0.05).await;
+}
+
+/// Slows every update of a row of `table` of the tenant by `seconds`.
+pub async fn slow_updates_by(app: &TestApp, t: &TestTenant, table: &str, seconds: f64) {
+    slow_writes(app, t, table, "UPDATE", seconds).await;
 }
 
 /// A trigger sleeping `seconds` after each `event` (`INSERT`, `UPDATE`) on

@@ -9,8 +9,9 @@ use serde_json::{Value, json};
 
 use crate::helpers::{
     Client, TestApp, TestTenant, assert_isolated, assert_refused_to_tenant, create_product,
-    slow_inserts, slow_inserts_by, unique,
+    slow_inserts, slow_inserts_by, slow_updates_by, unique,
 };
+use crate::lots::set_status;
 
 struct Plant {
     app: TestApp,
@@ -865,6 +866,36 @@ async fn a_recall_racing_completions_reaches_every_lot_they_made() {
     let listed = recalled["lots"].as_array().unwrap().len() as i64;
     assert_eq!(listed, 1 + made, "{recalled}");
     assert_eq!(r.p.app.rows(&r.p.brand, "lot_inputs").await, 2 * made);
+}
+
+#[tokio::test]
+async fn a_hold_landing_while_a_completion_plans_refuses_it_and_consumes_nothing() {
+    let r = recipe().await;
+    let c = &r.p.admin;
+    let o = order(c, &r.cream, "10", &r.p.bin, "HOLD-RACE").await;
+    let id = o["id"].as_str().unwrap().to_string();
+    start(c, &id).await;
+    let moves_before = r.p.app.rows(&r.p.brand, "stock_moves").await;
+    // The hold keeps the wax lot's row locked for 0.6 s after changing it;
+    // the completion plans from the wax as still released (the hold is not
+    // committed), then waits for the lot at its moves and sees it held.
+    slow_updates_by(&r.p.app, &r.p.brand, "lots", 0.6).await;
+    let hold = set_status(c, &r.wax_lot, "held", "Suspected contamination");
+    let completion = async {
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        complete(c, &id, json!({"produced_quantity": "5"})).await
+    };
+    let ((held, body), (status, done)) = tokio::join!(hold, completion);
+    assert_eq!(held, StatusCode::OK, "{body}");
+    assert_eq!(status, StatusCode::CONFLICT, "{done}");
+    assert_eq!(done["code"], "lot_not_available", "{done}");
+    assert!(
+        done["error"].as_str().unwrap().contains("WAX-1"),
+        "{done}"
+    );
+    assert_eq!(r.p.app.rows(&r.p.brand, "stock_moves").await, moves_before);
+    let (_, after) = c.get(&format!("/api/manufacturing-orders/{id}")).await;
+    assert_eq!(after["status"], "in_progress", "{after}");
 }
 
 #[tokio::test]
