@@ -13,6 +13,7 @@ import type { Catalogue } from '../api/use-catalogue';
 import { REASON_RULES, type MoveReason } from '../move-form';
 import { formatMoney, formatQuantity } from '../quantities';
 import { locationOptions, productOptions } from './choices';
+import { LotSelect } from './lot-select';
 
 function reasonLabel(reason: string): string {
   return REASON_RULES[reason as MoveReason]?.label ?? reason;
@@ -40,17 +41,19 @@ function columns(catalogue: Catalogue): Column<Move>[] {
 /** The ledger's filters as the form holds them (days as typed). */
 interface FilterValues {
   product_id: string;
+  lot_id: string;
   location_id: string;
   from: string;
   to: string;
 }
 
-const NO_FILTERS: FilterValues = { product_id: '', location_id: '', from: '', to: '' };
+const NO_FILTERS: FilterValues = { product_id: '', lot_id: '', location_id: '', from: '', to: '' };
 
 /** The filters the server is sent: only complete days, and only what is set. */
 export function moveFilters(values: FilterValues): MoveFilters {
   const filters: MoveFilters = {};
   if (values.product_id) filters.product_id = values.product_id;
+  if (values.product_id && values.lot_id) filters.lot_id = values.lot_id;
   if (values.location_id) filters.location_id = values.location_id;
   if (isDay(values.from)) filters.from = values.from;
   if (isDay(values.to)) filters.to = values.to;
@@ -58,8 +61,8 @@ export function moveFilters(values: FilterValues): MoveFilters {
 }
 
 /**
- * "Ledger": every move, newest first, filtered by product, location and
- * day; "Load more" fetches the next older page (keyset paging: the server's
+ * "Ledger": every move, newest first, filtered by product, lot, location
+ * and day (a lot is chosen among the chosen product's); "Load more" fetches the next older page (keyset paging: the server's
  * cursor, so a move recorded meanwhile neither repeats nor hides a row).
  */
 export function LedgerSection({ catalogue, version }: { catalogue: Catalogue; version: number }) {
@@ -78,8 +81,17 @@ export function LedgerSection({ catalogue, version }: { catalogue: Catalogue; ve
         <SelectField
           label="Product"
           value={values.product_id}
-          onChange={(e) => set('product_id')(e.target.value)}
+          onChange={(e) =>
+            setValues((current) => ({ ...current, product_id: e.target.value, lot_id: '' }))
+          }
           options={productOptions(catalogue, 'All products')}
+        />
+        <LotSelect
+          key={values.product_id}
+          productId={values.product_id}
+          value={values.lot_id}
+          onChange={set('lot_id')}
+          anyLabel="All lots"
         />
         <SelectField
           label="Location"

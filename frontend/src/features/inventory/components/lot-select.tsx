@@ -20,13 +20,15 @@ interface LotSelectProps {
   value: string;
   onChange: (lotId: string) => void;
   error?: string | null;
+  /** The label of the empty choice when it means "any lot" (a filter). */
+  anyLabel?: string;
 }
 
 /**
  * The lot field of a form: the chosen product's lots, loaded when the
  * product is chosen (its parent remounts it, with a `key`, to load again).
  */
-export function LotSelect({ productId, value, onChange, error }: LotSelectProps) {
+export function LotSelect({ productId, value, onChange, error, anyLabel }: LotSelectProps) {
   if (!productId) {
     return (
       <SelectField
@@ -38,10 +40,18 @@ export function LotSelect({ productId, value, onChange, error }: LotSelectProps)
       />
     );
   }
-  return <ProductLots productId={productId} value={value} onChange={onChange} error={error} />;
+  return (
+    <ProductLots
+      productId={productId}
+      value={value}
+      onChange={onChange}
+      error={error}
+      anyLabel={anyLabel}
+    />
+  );
 }
 
-function ProductLots({ productId, value, onChange, error }: LotSelectProps) {
+function ProductLots({ productId, value, onChange, error, anyLabel }: LotSelectProps) {
   const { result, reload } = useApiResult(() => fetchLots(productId));
   const on = today();
   return (
@@ -52,9 +62,13 @@ function ProductLots({ productId, value, onChange, error }: LotSelectProps) {
           value={value}
           onChange={(e) => onChange(e.target.value)}
           error={error}
-          hint={lots.length === 0 ? 'This product has no lots yet: register one first.' : undefined}
+          hint={
+            lots.length === 0 && !anyLabel
+              ? 'This product has no lots yet: register one first.'
+              : undefined
+          }
           options={[
-            { value: '', label: lots.length ? 'Choose a lot' : 'No lots' },
+            { value: '', label: anyLabel ?? (lots.length ? 'Choose a lot' : 'No lots') },
             ...lots.map((lot) => ({ value: lot.id, label: lotOptionLabel(lot, on) })),
           ]}
         />
