@@ -22,8 +22,10 @@ const TREES: i64 = 10;
 const PER_TREE: i64 = 1_000;
 
 /// Registers TREES × PER_TREE lots of `product` and their edges (lot k of a
-/// tree made from lot (k - 1) / 4), as the owner; the roots' ids.
-async fn forest(owner: &sqlx::PgPool, schema: &str, product: &str) -> Vec<String> {
+/// tree made from lot (k - 1) / 4, by a completed manufacturing order of
+/// its own, made at `location` from a one-component BOM), as the owner;
+/// the roots' ids.
+async fn forest(owner: &sqlx::PgPool, schema: &str, product: &str, location: &str) -> Vec<String> {
     sqlx::query(sqlx::AssertSqlSafe(format!(
         "INSERT INTO {schema}.lots (id, product_id, number)
          SELECT md5('bench-lot-' || t || '-' || k)::uuid, $1::uuid, 'T' || t || 'K' || k
@@ -36,8 +38,31 @@ async fn forest(owner: &sqlx::PgPool, schema: &str, product: &str) -> Vec<String
     .await
     .unwrap();
     sqlx::query(sqlx::AssertSqlSafe(format!(
+        "WITH bom AS (
+             INSERT INTO {schema}.boms (id, product_id, version, output_quantity)
+             VALUES (gen_random_uuid(), $1::uuid, 1, 1) RETURNING id
+         ), component AS (
+             INSERT INTO {schema}.bom_components (bom_id, position, product_id, quantity)
+             SELECT id, 1, $1::uuid, 1 FROM bom
+         )
+         INSERT INTO {schema}.manufacturing_orders
+                (id, product_id, bom_id, quantity, location_id, output_lot_number, status,
+                 produced_quantity, output_lot_id, started_at, completed_at)
+         SELECT md5('bench-mo-' || t || '-' || k)::uuid, $1::uuid, bom.id, 1, $2::uuid,
+                'T' || t || 'K' || k, 'completed', 1, md5('bench-lot-' || t || '-' || k)::uuid,
+                now(), now()
+           FROM bom, generate_series(0, $3 - 1) t, generate_series(1, $4 - 1) k"
+    )))
+    .bind(product)
+    .bind(location)
+    .bind(TREES)
+    .bind(PER_TREE)
+    .execute(owner)
+    .await
+    .unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!(
         "INSERT INTO {schema}.lot_inputs (manufacturing_order_id, output_lot_id, input_lot_id, quantity)
-         SELECT gen_random_uuid(), md5('bench-lot-' || t || '-' || k)::uuid,
+         SELECT md5('bench-mo-' || t || '-' || k)::uuid, md5('bench-lot-' || t || '-' || k)::uuid,
                 md5('bench-lot-' || t || '-' || ((k - 1) / 4))::uuid, 1
            FROM generate_series(0, $1 - 1) t, generate_series(1, $2 - 1) k"
     )))
@@ -142,7 +167,7 @@ async fn main() {
         .as_str()
         .unwrap()
         .to_string();
-    let roots = forest(owner, &schema, &product).await;
+    let roots = forest(owner, &schema, &product, &location).await;
 
     let mut rows = Vec::new();
     let mut have = 0_i64;

@@ -534,6 +534,53 @@ impl<T: ToJSON + Default> ToJSON for OrDefault<T> {
     }
 }
 
+/// The poem-openapi side of a date type `$t` (a `NaiveDate` newtype with a
+/// `parse_text`): a `format: date` string named `$name` in the contract,
+/// with `$pattern` when given, read from and written as `YYYY-MM-DD`.
+macro_rules! date_type {
+    ($t:ident, $name:literal, $pattern:expr) => {
+        impl Type for $t {
+            const IS_REQUIRED: bool = true;
+            type RawValueType = Self;
+            type RawElementValueType = Self;
+
+            fn name() -> Cow<'static, str> {
+                $name.into()
+            }
+
+            fn schema_ref() -> MetaSchemaRef {
+                let mut schema = MetaSchema::new_with_format("string", "date");
+                schema.pattern = $pattern.map(|p: &str| p.to_string());
+                MetaSchemaRef::Inline(Box::new(schema))
+            }
+
+            fn as_raw_value(&self) -> Option<&Self> {
+                Some(self)
+            }
+
+            fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a Self> + 'a> {
+                Box::new(std::iter::once(self))
+            }
+        }
+
+        impl ParseFromJSON for $t {
+            fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
+                match value {
+                    Some(Value::String(s)) => Self::parse_text(&s),
+                    Some(other) => Err(ParseError::expected_type(other)),
+                    None => Err(ParseError::expected_input()),
+                }
+            }
+        }
+
+        impl ToJSON for $t {
+            fn to_json(&self) -> Option<Value> {
+                Some(Value::String(self.0.format("%Y-%m-%d").to_string()))
+            }
+        }
+    };
+}
+
 /// A calendar date, `YYYY-MM-DD`, in the contract as JSON Schema's standard
 /// `format: date` (poem-openapi's `NaiveDate` says `naive-date`, which no
 /// client or fuzzer knows, so any string looked valid).
@@ -545,27 +592,7 @@ impl<T: ToJSON + Default> ToJSON for OrDefault<T> {
 #[sqlx(transparent)]
 pub struct IsoDate(pub chrono::NaiveDate);
 
-impl Type for IsoDate {
-    const IS_REQUIRED: bool = true;
-    type RawValueType = Self;
-    type RawElementValueType = Self;
-
-    fn name() -> Cow<'static, str> {
-        "string_date".into()
-    }
-
-    fn schema_ref() -> MetaSchemaRef {
-        MetaSchemaRef::Inline(Box::new(MetaSchema::new_with_format("string", "date")))
-    }
-
-    fn as_raw_value(&self) -> Option<&Self> {
-        Some(self)
-    }
-
-    fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a Self> + 'a> {
-        Box::new(std::iter::once(self))
-    }
-}
+date_type!(IsoDate, "string_date", None);
 
 impl IsoDate {
     fn parse_text(s: &str) -> ParseResult<Self> {
@@ -583,26 +610,10 @@ impl std::fmt::Display for IsoDate {
     }
 }
 
-impl ParseFromJSON for IsoDate {
-    fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
-        match value {
-            Some(Value::String(s)) => Self::parse_text(&s),
-            Some(other) => Err(ParseError::expected_type(other)),
-            None => Err(ParseError::expected_input()),
-        }
-    }
-}
-
 /// A date in a query (`?from=2026-01-31`).
 impl ParseFromParameter for IsoDate {
     fn parse_from_parameter(value: &str) -> ParseResult<Self> {
         Self::parse_text(value)
-    }
-}
-
-impl ToJSON for IsoDate {
-    fn to_json(&self) -> Option<Value> {
-        Some(Value::String(self.0.format("%Y-%m-%d").to_string()))
     }
 }
 
@@ -625,45 +636,11 @@ impl LotDate {
     }
 }
 
-impl Type for LotDate {
-    const IS_REQUIRED: bool = true;
-    type RawValueType = Self;
-    type RawElementValueType = Self;
-
-    fn name() -> Cow<'static, str> {
-        "string_lot_date".into()
-    }
-
-    fn schema_ref() -> MetaSchemaRef {
-        let mut schema = MetaSchema::new_with_format("string", "date");
-        schema.pattern = Some(r"^20[0-9]{2}-[0-9]{2}-[0-9]{2}$".into());
-        MetaSchemaRef::Inline(Box::new(schema))
-    }
-
-    fn as_raw_value(&self) -> Option<&Self> {
-        Some(self)
-    }
-
-    fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a Self> + 'a> {
-        Box::new(std::iter::once(self))
-    }
-}
-
-impl ParseFromJSON for LotDate {
-    fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
-        match value {
-            Some(Value::String(s)) => Self::parse_text(&s),
-            Some(other) => Err(ParseError::expected_type(other)),
-            None => Err(ParseError::expected_input()),
-        }
-    }
-}
-
-impl ToJSON for LotDate {
-    fn to_json(&self) -> Option<Value> {
-        IsoDate(self.0).to_json()
-    }
-}
+date_type!(
+    LotDate,
+    "string_lot_date",
+    Some(r"^20[0-9]{2}-[0-9]{2}-[0-9]{2}$")
+);
 
 /// The id of a thing in a request path: a UUID. A malformed one is
 /// received as no id, so that the handler answers it with the same 404 as an

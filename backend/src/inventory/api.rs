@@ -6,12 +6,11 @@ use chrono::{DateTime, Utc};
 use poem::web::Data;
 use poem_openapi::param::{Header, Path, Query};
 use poem_openapi::payload::Json;
-use poem_openapi::types::{ParseFromJSON, ToJSON};
 use poem_openapi::{Enum, Object, OpenApi};
 use rust_decimal::Decimal;
-use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
+use super::idempotency;
 use super::ledger::{self, MoveRequest};
 use super::store::{self, MoveFilter, MoveRow, ReservationLineRow, ReservationRow, StockRow};
 use super::{
@@ -444,6 +443,7 @@ const MOVES_PAGE: i64 = 100;
 const RESERVATIONS_LIMIT: i64 = 500;
 
 const CREATE_MOVE: &str = "createStockMove";
+const CREATE_RESERVATION: &str = "createStockReservation";
 
 #[OpenApi(tag = "ApiTags::Inventory")]
 impl InventoryApi {
@@ -591,31 +591,17 @@ impl InventoryApi {
             reference: reference.as_deref(),
         };
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
-        if let Some(key) = &key {
-            let hash = request_hash(&request);
-            if !store::claim_key(&mut tx, CREATE_MOVE, key, &hash).await? {
-                let (stored_hash, _, response) = store::stored_answer(&mut tx, CREATE_MOVE, key)
+        if let Some(key) = &key
+            && let Some(first) =
+                idempotency::replay(&mut tx, CREATE_MOVE, key, &request_hash(&request), "move")
                     .await?
-                    .ok_or_else(|| ApiError::internal(anyhow::anyhow!("a claimed key is gone")))?;
-                if stored_hash != hash {
-                    return Err(ApiError::new(
-                        poem::http::StatusCode::CONFLICT,
-                        "idempotency_key_reused",
-                        "This Idempotency-Key was used for another request: send a new key for a new move.",
-                    )
-                    .into());
-                }
-                let first = StockMove::parse_from_json(Some(response)).map_err(|e| {
-                    ApiError::internal(anyhow::anyhow!("stored move: {}", e.message()))
-                })?;
-                return Ok(MoveCreated::Created(Json(first)));
-            }
+        {
+            return Ok(MoveCreated::Created(Json(first)));
         }
         let row = ledger::record_move(&mut tx, &caller.actor, &request).await?;
         let answer = StockMove::from(row);
         if let Some(key) = &key {
-            let json = answer.to_json().unwrap_or_default();
-            store::save_answer(&mut tx, CREATE_MOVE, key, 201, &json).await?;
+            idempotency::remember(&mut tx, CREATE_MOVE, key, &answer).await?;
         }
         tx.commit().await?;
         Ok(MoveCreated::Created(Json(answer)))
@@ -775,6 +761,11 @@ impl InventoryApi {
     /// earliest expiry first (FEFO), in `location_id` or anywhere. Answers
     /// the lines, or 409 `insufficient_stock` and reserves nothing. Reserved
     /// stock is not available to moves or other reservations.
+    ///
+    /// With an `Idempotency-Key` header, a retry with the same key answers
+    /// the first reservation without reserving again (also while the first
+    /// is still in flight); the same key with another request is refused
+    /// with 409 `idempotency_key_reused`.
     #[oai(
         path = "/stock-reservations",
         method = "post",
@@ -784,12 +775,34 @@ impl InventoryApi {
         &self,
         state: Data<&SharedState>,
         caller: TenantSession,
+        /// Any text of 1 to 255 printable ASCII characters (a UUID):
+        /// the same key answers the first result.
+        #[oai(name = "Idempotency-Key")]
+        idempotency_key: Header<Option<Text<IdempotencyKey>>>,
         body: Json<NewReservation>,
     ) -> Result<ReservationCreated, WriteStateError> {
+        let key = idempotency_key
+            .0
+            .as_ref()
+            .map(|k| k.parse_as("The Idempotency-Key header"))
+            .transpose()?;
         let quantity = body.quantity.parse_as("quantity")?;
         let reference = body.reference.parse_as("reference")?;
         let location_id = body.location_id.0;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
+        if let Some(key) = &key {
+            let hash = idempotency::digest(&format!(
+                "{}|{:?}|{}|{reference}",
+                body.product_id,
+                location_id,
+                quantity.normalize()
+            ));
+            if let Some(first) =
+                idempotency::replay(&mut tx, CREATE_RESERVATION, key, &hash, "reservation").await?
+            {
+                return Ok(ReservationCreated::Created(Json(first)));
+            }
+        }
         let product_name = store::product_name(&mut tx, body.product_id)
             .await?
             .ok_or_else(no_such_product)?;
@@ -813,10 +826,12 @@ impl InventoryApi {
         let row = store::lock_reservation(&mut tx, id)
             .await?
             .ok_or_else(no_such_reservation)?;
+        let answer = reservation_out(row, lines);
+        if let Some(key) = &key {
+            idempotency::remember(&mut tx, CREATE_RESERVATION, key, &answer).await?;
+        }
         tx.commit().await?;
-        Ok(ReservationCreated::Created(Json(reservation_out(
-            row, lines,
-        ))))
+        Ok(ReservationCreated::Created(Json(answer)))
     }
 
     /// Releases a reservation (workers, managers, admins): its stock is
@@ -968,7 +983,7 @@ impl InventoryApi {
 /// A digest of what a move asks for: the same `Idempotency-Key` with
 /// another request is refused.
 fn request_hash(m: &MoveRequest<'_>) -> String {
-    let text = format!(
+    idempotency::digest(&format!(
         "{}|{}|{}|{:?}|{:?}|{}|{:?}|{:?}|{:?}",
         m.product_id,
         m.lot_id,
@@ -979,6 +994,5 @@ fn request_hash(m: &MoveRequest<'_>) -> String {
         m.unit_cost.map(|c| c.normalize()),
         m.currency,
         m.reference,
-    );
-    hex::encode(Sha256::digest(text.as_bytes()))
+    ))
 }

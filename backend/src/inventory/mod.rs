@@ -11,6 +11,7 @@
 
 pub mod api;
 pub mod currencies;
+pub mod idempotency;
 pub mod ledger;
 pub mod store;
 

@@ -247,6 +247,31 @@ async fn assemble(
         .collect())
 }
 
+/// Shipment `id` with its reference, its row locked until the transaction
+/// ends (so a second step waits, then sees the first's status), when it is
+/// `want`; else 409 `invalid_transition` saying `only` (what may take this
+/// step).
+async fn lock_in(
+    tx: &mut sqlx::PgConnection,
+    id: Uuid,
+    want: ShipmentStatus,
+    only: &str,
+) -> Result<(store::ShipmentRow, String), ApiError> {
+    let status = store::lock_shipment(tx, id)
+        .await?
+        .ok_or_else(no_such_shipment)?;
+    let row = store::shipment(tx, id)
+        .await?
+        .ok_or_else(no_such_shipment)?;
+    let reference = shipment_reference(row.number);
+    if status != want.as_str() {
+        return Err(invalid_transition(format!(
+            "Shipment {reference} is {status}: {only}."
+        )));
+    }
+    Ok((row, reference))
+}
+
 async fn load(conn: &mut sqlx::PgConnection, id: Uuid) -> Result<Shipment, ApiError> {
     let row = store::shipment(conn, id)
         .await?
@@ -586,19 +611,8 @@ impl LogisticsApi {
         let id = id.0.or(no_such_shipment)?;
         let account = caller.session.account_id;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
-        let status = store::lock_shipment(&mut tx, id)
-            .await?
-            .ok_or_else(no_such_shipment)?;
-        let row = store::shipment(&mut tx, id)
-            .await?
-            .ok_or_else(no_such_shipment)?;
-        let reference = shipment_reference(row.number);
-        if status != ShipmentStatus::Draft.as_str() {
-            return Err(invalid_transition(format!(
-                "Shipment {reference} is {status}: only a draft ships."
-            ))
-            .into());
-        }
+        let (row, reference) =
+            lock_in(&mut tx, id, ShipmentStatus::Draft, "only a draft ships").await?;
         let Some(prefix) = store::company_prefix(&mut tx).await? else {
             return Err(conflict(
                 "no_company_prefix",
@@ -822,19 +836,13 @@ impl LogisticsApi {
         let id = id.0.or(no_such_shipment)?;
         let account = caller.session.account_id;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
-        let status = store::lock_shipment(&mut tx, id)
-            .await?
-            .ok_or_else(no_such_shipment)?;
-        let row = store::shipment(&mut tx, id)
-            .await?
-            .ok_or_else(no_such_shipment)?;
-        let reference = shipment_reference(row.number);
-        if status != ShipmentStatus::Shipped.as_str() {
-            return Err(invalid_transition(format!(
-                "Shipment {reference} is {status}: only a shipped shipment can be delivered."
-            ))
-            .into());
-        }
+        let (row, reference) = lock_in(
+            &mut tx,
+            id,
+            ShipmentStatus::Shipped,
+            "only a shipped shipment can be delivered",
+        )
+        .await?;
         let ssccs: Vec<String> = store::packages(&mut tx, &[id])
             .await?
             .into_iter()
@@ -872,19 +880,13 @@ impl LogisticsApi {
         let id = id.0.or(no_such_shipment)?;
         let account = caller.session.account_id;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
-        let status = store::lock_shipment(&mut tx, id)
-            .await?
-            .ok_or_else(no_such_shipment)?;
-        let row = store::shipment(&mut tx, id)
-            .await?
-            .ok_or_else(no_such_shipment)?;
-        let reference = shipment_reference(row.number);
-        if status != ShipmentStatus::Draft.as_str() {
-            return Err(invalid_transition(format!(
-                "Shipment {reference} is {status}: only a draft can be cancelled."
-            ))
-            .into());
-        }
+        let (_, reference) = lock_in(
+            &mut tx,
+            id,
+            ShipmentStatus::Draft,
+            "only a draft can be cancelled",
+        )
+        .await?;
         let lines = store::lines(&mut tx, &[id]).await?;
         let mut reservations: Vec<(Uuid, Uuid)> = lines
             .iter()

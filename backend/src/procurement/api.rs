@@ -8,10 +8,8 @@ use poem::http::StatusCode;
 use poem::web::Data;
 use poem_openapi::param::{Header, Path, Query};
 use poem_openapi::payload::Json;
-use poem_openapi::types::{ParseFromJSON, ToJSON};
 use poem_openapi::{Enum, Object, OpenApi};
 use rust_decimal::Decimal;
-use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::store::{self, BillRow, LineRow, OrderRow};
@@ -33,6 +31,7 @@ use crate::http::security::TenantSession;
 use crate::http::state::SharedState;
 use crate::http::tags::ApiTags;
 use crate::identity::Role;
+use crate::inventory::idempotency;
 use crate::inventory::ledger::{self, MoveRequest};
 use crate::inventory::{
     Currency, IdempotencyKey, MoveReason, Quantity, UnitCost, money_text, quantity_text,
@@ -360,6 +359,56 @@ fn status_of(row: &OrderRow) -> OrderStatus {
     OrderStatus::parse(&row.status).unwrap_or(OrderStatus::Draft)
 }
 
+/// Moves order `id` to `to` (`confirmed` or `cancelled`) in the caller's
+/// transaction, with its audit row (`procurement.order_confirmed`,
+/// `procurement.order_cancelled`): the order's row locked first, so two
+/// steps at once queue and the second sees the first's status. Only a
+/// draft is confirmed; only a draft or confirmed order without receipts is
+/// cancelled; anything else is 409 `invalid_transition`.
+async fn step(
+    tx: &mut sqlx::PgConnection,
+    actor: &audit::Actor,
+    id: Uuid,
+    to: OrderStatus,
+) -> Result<PurchaseOrder, ApiError> {
+    if !store::lock_order(tx, id).await? {
+        return Err(no_such_order());
+    }
+    let row = store::find_order(tx, id).await?.ok_or_else(no_such_order)?;
+    let number = order_number(row.number);
+    let from = status_of(&row);
+    let (allowed, action) = match to {
+        OrderStatus::Confirmed => (from == OrderStatus::Draft, "procurement.order_confirmed"),
+        _ => (from.cancellable(), "procurement.order_cancelled"),
+    };
+    if !allowed {
+        let only = match to {
+            OrderStatus::Confirmed => "only a draft order can be confirmed",
+            _ => "only a draft or confirmed order without receipts can be cancelled",
+        };
+        return Err(invalid_transition(format!(
+            "{number} is {}: {only}.",
+            from.as_str()
+        )));
+    }
+    if to == OrderStatus::Cancelled && store::receipt_count(tx, id).await? > 0 {
+        return Err(invalid_transition(format!(
+            "{number} has receipts: it can no longer be cancelled."
+        )));
+    }
+    store::set_status(tx, id, to.as_str()).await?;
+    audit::record_own_tenant(
+        tx,
+        actor,
+        action,
+        &id.to_string(),
+        serde_json::json!({ "number": number, "from": from.as_str() }),
+    )
+    .await?;
+    let row = store::find_order(tx, id).await?.ok_or_else(no_such_order)?;
+    Ok(row.into())
+}
+
 /// Orders and bills listed at most.
 const LIST_LIMIT: i64 = 500;
 
@@ -518,35 +567,9 @@ impl ProcurementApi {
     ) -> Result<JsonOk<PurchaseOrder>, StateError> {
         let id = id.0.or(no_such_order)?;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
-        if !store::lock_order(&mut tx, id).await? {
-            return Err(no_such_order().into());
-        }
-        let row = store::find_order(&mut tx, id)
-            .await?
-            .ok_or_else(no_such_order)?;
-        let from = status_of(&row);
-        if from != OrderStatus::Draft {
-            return Err(invalid_transition(format!(
-                "{} is {}: only a draft order can be confirmed.",
-                order_number(row.number),
-                from.as_str()
-            ))
-            .into());
-        }
-        store::set_status(&mut tx, id, OrderStatus::Confirmed.as_str()).await?;
-        audit::record_own_tenant(
-            &mut tx,
-            &caller.actor,
-            "procurement.order_confirmed",
-            &id.to_string(),
-            serde_json::json!({ "number": order_number(row.number), "from": from.as_str() }),
-        )
-        .await?;
-        let row = store::find_order(&mut tx, id)
-            .await?
-            .ok_or_else(no_such_order)?;
+        let order = step(&mut tx, &caller.actor, id, OrderStatus::Confirmed).await?;
         tx.commit().await?;
-        Ok(JsonOk(row.into()))
+        Ok(JsonOk(order))
     }
 
     /// Cancels a draft or confirmed order that has no receipts (admins and
@@ -564,42 +587,9 @@ impl ProcurementApi {
     ) -> Result<JsonOk<PurchaseOrder>, StateError> {
         let id = id.0.or(no_such_order)?;
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
-        if !store::lock_order(&mut tx, id).await? {
-            return Err(no_such_order().into());
-        }
-        let row = store::find_order(&mut tx, id)
-            .await?
-            .ok_or_else(no_such_order)?;
-        let from = status_of(&row);
-        if !from.cancellable() {
-            return Err(invalid_transition(format!(
-                "{} is {}: only a draft or confirmed order without receipts can be cancelled.",
-                order_number(row.number),
-                from.as_str()
-            ))
-            .into());
-        }
-        if store::receipt_count(&mut tx, id).await? > 0 {
-            return Err(invalid_transition(format!(
-                "{} has receipts: it can no longer be cancelled.",
-                order_number(row.number)
-            ))
-            .into());
-        }
-        store::set_status(&mut tx, id, OrderStatus::Cancelled.as_str()).await?;
-        audit::record_own_tenant(
-            &mut tx,
-            &caller.actor,
-            "procurement.order_cancelled",
-            &id.to_string(),
-            serde_json::json!({ "number": order_number(row.number), "from": from.as_str() }),
-        )
-        .await?;
-        let row = store::find_order(&mut tx, id)
-            .await?
-            .ok_or_else(no_such_order)?;
+        let order = step(&mut tx, &caller.actor, id, OrderStatus::Cancelled).await?;
         tx.commit().await?;
-        Ok(JsonOk(row.into()))
+        Ok(JsonOk(order))
     }
 
     /// Receives goods against a confirmed (or partly received) order
@@ -663,36 +653,20 @@ impl ProcurementApi {
                 line.expires_on.0.map(|d| d.0),
             ));
         }
-        let hash = {
-            let text = format!(
-                "{id}|{}|{}",
-                body.location_id,
-                wanted
-                    .iter()
-                    .map(|(l, q, lot, e)| format!("{l}:{}:{lot}:{e:?}", q.normalize()))
-                    .collect::<Vec<_>>()
-                    .join(",")
-            );
-            hex::encode(Sha256::digest(text.as_bytes()))
-        };
+        let hash = idempotency::digest(&format!(
+            "{id}|{}|{}",
+            body.location_id,
+            wanted
+                .iter()
+                .map(|(l, q, lot, e)| format!("{l}:{}:{lot}:{e:?}", q.normalize()))
+                .collect::<Vec<_>>()
+                .join(",")
+        ));
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
         if let Some(key) = &key
-            && !crate::inventory::store::claim_key(&mut tx, CREATE_RECEIPT, key, &hash).await?
+            && let Some(first) =
+                idempotency::replay(&mut tx, CREATE_RECEIPT, key, &hash, "receipt").await?
         {
-            let (stored_hash, _, response) =
-                crate::inventory::store::stored_answer(&mut tx, CREATE_RECEIPT, key)
-                    .await?
-                    .ok_or_else(|| ApiError::internal(anyhow::anyhow!("a claimed key is gone")))?;
-            if stored_hash != hash {
-                return Err(conflict(
-                    "idempotency_key_reused",
-                    "This Idempotency-Key was used for another request: send a new key for a new receipt.",
-                )
-                .into());
-            }
-            let first = Receipt::parse_from_json(Some(response)).map_err(|e| {
-                ApiError::internal(anyhow::anyhow!("stored receipt: {}", e.message()))
-            })?;
             return Ok(ReceiptCreated::Created(Json(first)));
         }
         if !store::lock_order(&mut tx, id).await? {
@@ -844,8 +818,7 @@ impl ProcurementApi {
             .find(|r| r.id == receipt_id)
             .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the new receipt is gone")))?;
         if let Some(key) = &key {
-            let json = answer.to_json().unwrap_or_default();
-            crate::inventory::store::save_answer(&mut tx, CREATE_RECEIPT, key, 201, &json).await?;
+            idempotency::remember(&mut tx, CREATE_RECEIPT, key, &answer).await?;
         }
         tx.commit().await?;
         Ok(ReceiptCreated::Created(Json(answer)))

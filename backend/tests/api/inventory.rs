@@ -441,9 +441,13 @@ async fn the_ledger_is_append_only_for_the_tenant_role() {
 }
 
 async fn post_keyed(c: &Client, key: &str, body: &Value) -> (StatusCode, Value) {
+    post_keyed_to(c, "/api/stock-moves", key, body).await
+}
+
+async fn post_keyed_to(c: &Client, path: &str, key: &str, body: &Value) -> (StatusCode, Value) {
     let resp = c
         .http
-        .post(c.url("/api/stock-moves"))
+        .post(c.url(path))
         .header("x-csrf-token", c.csrf.as_deref().unwrap())
         .header("Idempotency-Key", key)
         .json(body)
@@ -555,6 +559,33 @@ async fn parallel_moves_out_never_oversell() {
         1 + created as i64,
         "every answered move is in the ledger"
     );
+}
+
+#[tokio::test]
+async fn retried_reservations_with_one_key_reserve_once() {
+    let s = setup().await;
+    let l1 = lot(&s.app, &s.brand, &s.product, "L1", None, "released").await;
+    moved(&s.admin, receipt(&s.product, &l1, &s.a, "10")).await;
+    slow_inserts(&s.app, &s.brand, "stock_reservations").await;
+    let body = json!({"product_id": s.product, "quantity": "4", "reference": "SO-7"});
+    let key = uuid::Uuid::new_v4().to_string();
+    let answers = futures::future::join_all(
+        (0..10).map(|_| post_keyed_to(&s.admin, "/api/stock-reservations", &key, &body)),
+    )
+    .await;
+    for a in &answers {
+        assert_eq!(a.0, StatusCode::CREATED, "{}", a.1);
+        assert_eq!(a.1, answers[0].1);
+    }
+    assert_eq!(s.app.rows(&s.brand, "stock_reservations").await, 1);
+    let (_, b) = balance(&s.admin, &s.product, &s.a, &l1).await;
+    assert_eq!(b, "4", "reserved once");
+    // The same key with another request: refused, nothing reserved.
+    let other = json!({"product_id": s.product, "quantity": "5", "reference": "SO-7"});
+    let (status, answer) = post_keyed_to(&s.admin, "/api/stock-reservations", &key, &other).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    assert_eq!(answer["code"], "idempotency_key_reused");
+    assert_eq!(s.app.rows(&s.brand, "stock_reservations").await, 1);
 }
 
 async fn reserve(c: &Client, product: &str, quantity: &str) -> (StatusCode, Value) {

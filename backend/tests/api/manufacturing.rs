@@ -889,10 +889,7 @@ async fn a_hold_landing_while_a_completion_plans_refuses_it_and_consumes_nothing
     assert_eq!(held, StatusCode::OK, "{body}");
     assert_eq!(status, StatusCode::CONFLICT, "{done}");
     assert_eq!(done["code"], "lot_not_available", "{done}");
-    assert!(
-        done["error"].as_str().unwrap().contains("WAX-1"),
-        "{done}"
-    );
+    assert!(done["error"].as_str().unwrap().contains("WAX-1"), "{done}");
     assert_eq!(r.p.app.rows(&r.p.brand, "stock_moves").await, moves_before);
     let (_, after) = c.get(&format!("/api/manufacturing-orders/{id}")).await;
     assert_eq!(after["status"], "in_progress", "{after}");

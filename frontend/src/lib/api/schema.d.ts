@@ -1603,6 +1603,10 @@ export interface paths {
          *     earliest expiry first (FEFO), in `location_id` or anywhere. Answers
          *     the lines, or 409 `insufficient_stock` and reserves nothing. Reserved
          *     stock is not available to moves or other reservations.
+         * @description With an `Idempotency-Key` header, a retry with the same key answers
+         *     the first reservation without reserving again (also while the first
+         *     is still in flight); the same key with another request is refused
+         *     with 409 `idempotency_key_reused`.
          */
         post: operations["createStockReservation"];
         delete?: never;
@@ -14248,7 +14252,13 @@ export interface operations {
     createStockReservation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Any text of 1 to 255 printable ASCII characters (a UUID):
+                 *     the same key answers the first result.
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };

@@ -92,10 +92,17 @@ export async function fetchReservations(): Promise<ApiResult<Reservation[]>> {
   return result.ok ? { ok: true, data: result.data.reservations } : result;
 }
 
-/** Reserves stock first expiry first out; the answer names the lots it took. */
-export function createReservation(body: NewReservation): Promise<ApiResult<Reservation>> {
+/**
+ * Reserves stock first expiry first out; the answer names the lots it took.
+ * `key` is the submission's `Idempotency-Key` (as for `createMove`).
+ */
+export function createReservation(
+  body: NewReservation,
+  key: string,
+): Promise<ApiResult<Reservation>> {
   return callApi(
-    (api) => api.POST('/api/stock-reservations', { body }),
+    (api) =>
+      api.POST('/api/stock-reservations', { params: { header: { 'Idempotency-Key': key } }, body }),
     'The stock could not be reserved.',
   );
 }

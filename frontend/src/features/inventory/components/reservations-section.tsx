@@ -20,6 +20,7 @@ import {
 } from '../api/inventory-api';
 import type { Catalogue } from '../api/use-catalogue';
 import { formatDay } from '../expiry';
+import { useSubmissionKeys } from '../idempotency';
 import {
   emptyReservationForm,
   validateReservationForm,
@@ -55,6 +56,7 @@ function ReservationForm({
     clearErrorOnChange: true,
   });
   const [conflict, setConflict] = useState<Conflict | null>(null);
+  const keys = useSubmissionKeys();
 
   const onSubmit = form.onSubmit(validateReservationForm, async (values) => {
     setConflict(null);
@@ -64,8 +66,9 @@ function ReservationForm({
       reference: values.reference.trim(),
     };
     if (values.location_id) body.location_id = values.location_id;
-    const result = await createReservation(body);
+    const result = await createReservation(body, keys.keyFor(body));
     if (result.ok) {
+      keys.done();
       form.reset();
       onReserved(result.data);
       return null;
