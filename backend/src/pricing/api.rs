@@ -475,7 +475,11 @@ impl PricingApi {
     /// same group (or another default list) valid on any of the same days,
     /// whatever its currency: 409 `overlapping_price_list`. One bad item
     /// refuses the whole list, naming it.
-    #[oai(path = "/price-lists", method = "post", operation_id = "createPriceList")]
+    #[oai(
+        path = "/price-lists",
+        method = "post",
+        operation_id = "createPriceList"
+    )]
     async fn create(
         &self,
         state: Data<&SharedState>,
@@ -611,8 +615,9 @@ impl PricingApi {
             .collect();
         drop(tx);
         let tiering = Tiering::parse(&list.tiering).unwrap_or(Tiering::Volume);
-        let minor = minor_units(&list.currency)
-            .ok_or_else(|| ApiError::internal(anyhow::anyhow!("list currency {}", list.currency)))?;
+        let minor = minor_units(&list.currency).ok_or_else(|| {
+            ApiError::internal(anyhow::anyhow!("list currency {}", list.currency))
+        })?;
         let priced = tiers::price(tiering.core(), &breaks, quantity, minor).map_err(|e| {
             no_price(match e {
                 NoPrice::NotListed => format!(
@@ -695,12 +700,18 @@ mod tests {
             .starts_with("items[2] names the product items[1]")
         );
         assert!(
-            msg(body(Tiering::Volume, vec![item(p, &[("10", "1"), ("10", "2")])]))
-                .starts_with("items[1].breaks[2].min_quantity (10) must be above")
+            msg(body(
+                Tiering::Volume,
+                vec![item(p, &[("10", "1"), ("10", "2")])]
+            ))
+            .starts_with("items[1].breaks[2].min_quantity (10) must be above")
         );
         assert!(
-            msg(body(Tiering::Graduated, vec![item(p, &[("1", "1"), ("2.5", "2")])]))
-                .contains("whole number")
+            msg(body(
+                Tiering::Graduated,
+                vec![item(p, &[("1", "1"), ("2.5", "2")])]
+            ))
+            .contains("whole number")
         );
         assert!(
             msg(body(Tiering::Volume, vec![item(p, &[("0", "1")])]))
@@ -711,7 +722,9 @@ mod tests {
                 .starts_with("items[1].breaks[1].unit_price must be a decimal")
         );
         let mut b = body(Tiering::Volume, vec![item(p, &[("1", "1")])]);
-        b.valid_to = Optional(Some(IsoDate(NaiveDate::from_ymd_opt(2025, 12, 31).unwrap())));
+        b.valid_to = Optional(Some(IsoDate(
+            NaiveDate::from_ymd_opt(2025, 12, 31).unwrap(),
+        )));
         assert!(msg(b).starts_with("valid_to (2025-12-31) is before valid_from"));
         let mut b = body(Tiering::Volume, vec![item(p, &[("1", "1")])]);
         b.currency = Text::new("XAU");

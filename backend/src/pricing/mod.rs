@@ -153,7 +153,17 @@ mod tests {
             assert!(UnitPrice::parse("p", ok).is_ok(), "{ok}");
         }
         for bad in [
-            "-1", "1e2", "1.1234567", "abc", "", "01", ".5", "5.", "1000000000", " 1", "NaN",
+            "-1",
+            "1e2",
+            "1.1234567",
+            "abc",
+            "",
+            "01",
+            ".5",
+            "5.",
+            "1000000000",
+            " 1",
+            "NaN",
         ] {
             assert!(!re.is_valid(&serde_json::json!(bad)), "{bad}");
             assert!(UnitPrice::parse("p", bad).is_err(), "{bad}");

@@ -191,10 +191,7 @@ pub struct ListRow {
 }
 
 /// List `id`, if the tenant has it.
-pub async fn find_list(
-    conn: &mut PgConnection,
-    id: Uuid,
-) -> Result<Option<ListRow>, sqlx::Error> {
+pub async fn find_list(conn: &mut PgConnection, id: Uuid) -> Result<Option<ListRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, name, currency, valid_from, valid_to, customer_group, tiering, version,
                 created_by, created_at, updated_by, updated_at

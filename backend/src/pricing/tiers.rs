@@ -297,7 +297,9 @@ mod tests {
         );
         // The effective unit price: 466 / 51, rounded half-up to 6 places.
         assert_eq!(p.unit_price, d("9.137255"));
-        for q in ["1", "9", "9.5", "10", "10.001", "11", "49", "49.999", "50", "51", "77.7"] {
+        for q in [
+            "1", "9", "9.5", "10", "10.001", "11", "49", "49.999", "50", "51", "77.7",
+        ] {
             assert_tiles(&b, d(q));
         }
     }
@@ -350,9 +352,21 @@ mod tests {
         let p = price(Tiering::Graduated, &ten, d("3"), 2).unwrap();
         assert_eq!(p.total, d("10.00"));
         assert_eq!(p.unit_price, d("3.333333"));
-        let p = price(Tiering::Graduated, &breaks(&[("1", "2"), ("2", "1")]), d("3"), 2).unwrap();
+        let p = price(
+            Tiering::Graduated,
+            &breaks(&[("1", "2"), ("2", "1")]),
+            d("3"),
+            2,
+        )
+        .unwrap();
         assert_eq!(p.unit_price, d("1.333333"));
-        let p = price(Tiering::Graduated, &breaks(&[("1", "2"), ("3", "1")]), d("3"), 2).unwrap();
+        let p = price(
+            Tiering::Graduated,
+            &breaks(&[("1", "2"), ("3", "1")]),
+            d("3"),
+            2,
+        )
+        .unwrap();
         // 5 / 3 = 1.6666666…: half-up gives …667.
         assert_eq!(p.unit_price, d("1.666667"));
     }
@@ -365,7 +379,10 @@ mod tests {
         assert_eq!(round_money(d("0.0005"), 3), d("0.001"));
         // JPY has no minor unit: 3 × 33.5 = 100.5 → 101.
         let yen = breaks(&[("1", "33.5")]);
-        assert_eq!(price(Tiering::Volume, &yen, d("3"), 0).unwrap().total, d("101"));
+        assert_eq!(
+            price(Tiering::Volume, &yen, d("3"), 0).unwrap().total,
+            d("101")
+        );
         // Per line, then summed: two lines of 0.005 each round to 0.01 each.
         let b = breaks(&[("1", "0.005"), ("2", "0.005")]);
         let p = price(Tiering::Graduated, &b, d("2"), 2).unwrap();
@@ -373,7 +390,10 @@ mod tests {
         assert_eq!(p.total, d("0.02"));
         // BHD: three places.
         let b = breaks(&[("1", "1.2345")]);
-        assert_eq!(price(Tiering::Volume, &b, d("1"), 3).unwrap().total, d("1.235"));
+        assert_eq!(
+            price(Tiering::Volume, &b, d("1"), 3).unwrap().total,
+            d("1.235")
+        );
     }
 
     #[test]
@@ -388,7 +408,10 @@ mod tests {
             assert_eq!(price(t, &b, d("5"), 2).unwrap(), alone);
             assert_eq!(alone.total, d("50.00"));
             // Two lines of 5 are two quotes of 5, never one of 10.
-            assert_ne!(price(t, &b, d("10"), 2).unwrap().total, alone.total * d("2"));
+            assert_ne!(
+                price(t, &b, d("10"), 2).unwrap().total,
+                alone.total * d("2")
+            );
         }
     }
 
@@ -418,7 +441,10 @@ mod tests {
             check_breaks(t, &breaks(&[("1", "1"), ("10", "2"), ("5", "3")])),
             Err(NotIncreasing(2))
         );
-        assert_eq!(check_breaks(t, &breaks(&[("0.5", "1"), ("2.5", "2")])), Ok(()));
+        assert_eq!(
+            check_breaks(t, &breaks(&[("0.5", "1"), ("2.5", "2")])),
+            Ok(())
+        );
         assert_eq!(
             check_breaks(Tiering::Graduated, &breaks(&[("1", "1"), ("2.5", "2")])),
             Err(NotWhole(1))
