@@ -88,6 +88,9 @@ pub const BODY_LIMITS: BodyLimits = BodyLimits {
         ("importProducts", 4 * 1024 * 1024),
         // An EPCIS document of up to 1,000 events.
         ("captureEpcis", crate::epcis::MAX_CAPTURE_BYTES),
+        // A price list of up to 500 products with up to 20 breaks each.
+        ("createPriceList", crate::pricing::MAX_LIST_BYTES),
+        ("updatePriceList", crate::pricing::MAX_LIST_BYTES),
     ],
     streamed: &[
         // A batch-update file of up to a million rows and its framing.

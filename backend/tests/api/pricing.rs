@@ -945,3 +945,34 @@ async fn pricing_is_isolated() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn a_list_larger_than_64_kib_is_taken_and_501_products_are_not() {
+    let s = setup().await;
+    let mut items = Vec::new();
+    for i in 0..60 {
+        let product = create_product(&s.admin, &format!("Bulk {i}"), "BLK")
+            .await
+            .id;
+        let breaks: Vec<Value> = (1..=20)
+            .map(|n| json!({"min_quantity": format!("{}.001", 100_000_000 + n), "unit_price": "100000000.000001"}))
+            .collect();
+        items.push(json!({"product_id": product, "breaks": breaks}));
+    }
+    let body = json!({"name": "Bulk", "currency": "EUR", "valid_from": "2026-01-01",
+                      "tiering": "volume", "items": items});
+    assert!(body.to_string().len() > 64 * 1024);
+    let made = create(&s.admin, body).await;
+    assert_eq!(made["items"].as_array().unwrap().len(), 60);
+    assert_eq!(s.app.rows(&s.brand, "price_breaks").await, 1200);
+    let item = json!({"product_id": s.tea, "breaks": [{"min_quantity": "1", "unit_price": "1"}]});
+    let (status, answer) = s
+        .admin
+        .post(
+            "/api/price-lists",
+            json!({"name": "Too long", "currency": "EUR", "valid_from": "2030-01-01",
+                   "tiering": "volume", "items": vec![item; 501]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+}
