@@ -1,5 +1,7 @@
 import { PricingPage } from '@/features/pricing/components/pricing-page';
+import { useAppStore } from '@/stores/app-store';
 
 export function Component() {
-  return <PricingPage />;
+  const role = useAppStore((s) => s.auth.user?.role);
+  return <PricingPage role={role} />;
 }

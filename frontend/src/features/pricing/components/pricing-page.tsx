@@ -5,7 +5,7 @@ import { CardSection } from '@/components/ui/card-section';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { PageHeader } from '@/components/ui/page-header';
 import { useApiResult } from '@/hooks/use-api-result';
-import { useAppStore } from '@/stores/app-store';
+import type { Role } from '@/lib/api/types';
 import { canEditPrices } from '../access';
 import {
   fetchCustomers,
@@ -73,13 +73,13 @@ async function loadCatalogue() {
 
 function Pricing({
   catalogue,
+  editor,
   onSaved,
 }: {
   catalogue: Catalogue;
+  editor: boolean;
   onSaved: (list: PriceList) => void;
 }) {
-  const role = useAppStore((s) => s.auth.user?.role);
-  const editor = canEditPrices(role);
   const [editing, setEditing] = useState<PriceList | null>(null);
   return (
     <>
@@ -132,7 +132,7 @@ function Pricing({
  * with volume or graduated tiers) and a quote tool. Every member reads and
  * quotes; admins and managers create and edit lists.
  */
-export function PricingPage() {
+export function PricingPage({ role }: { role: Role | null | undefined }) {
   const { result, reload, update } = useApiResult(loadCatalogue);
   return (
     <>
@@ -144,6 +144,7 @@ export function PricingPage() {
         {(catalogue) => (
           <Pricing
             catalogue={catalogue}
+            editor={canEditPrices(role)}
             onSaved={(list) =>
               update((c) => ({
                 ...c,
