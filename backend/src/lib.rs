@@ -28,7 +28,8 @@
 //! their SSCCs, EPCIS shipping events and logistic labels), `lots` (the one lot
 //! register and its status history), `manufacturing` (bills of materials,
 //! manufacturing orders), `organisation`, `passports`
-//! (digital product passports and their versions), `procurement` (purchase
+//! (digital product passports and their versions), `pricing` (price lists
+//! and quotes), `procurement` (purchase
 //! orders, receipts, supplier bills and the three-way match), `products`,
 //! `quality` (inspections, nonconformances and CAPA, certificates of analysis),
 //! `reviews` (consumers' reviews from the scan page), `scans` (the public resolver, scan
@@ -69,6 +70,7 @@ pub mod manufacturing;
 pub mod organisation;
 pub mod parties;
 pub mod passports;
+pub mod pricing;
 pub mod procurement;
 pub mod products;
 pub mod quality;

@@ -48,16 +48,16 @@ test('a new brand’s dashboard: its name, a checklist to start with, working ti
   const tiles = page.getByRole('region', { name: 'Go to' });
   await expect(tiles.getByRole('link', { name: 'Products' })).toBeVisible();
   await expect(tiles.getByRole('link', { name: 'Print jobs' })).toBeVisible();
-  await expect(tiles.getByRole('link', { name: 'Pricing' })).toHaveCount(0);
+  await expect(tiles.getByRole('link', { name: 'Calendar' })).toHaveCount(0);
   await expect(tiles.getByRole('link', { name: 'Icons' })).toHaveCount(0);
   const main = page.getByRole('navigation', { name: 'Main' });
-  await expect(main.getByRole('link', { name: 'Pricing' })).toHaveCount(0);
+  await expect(main.getByRole('link', { name: 'Calendar' })).toHaveCount(0);
   await expect(main.getByRole('link', { name: 'Icons' })).toHaveCount(0);
   const apart = page.getByTestId('nav-unavailable');
   await apart.getByText(/Coming soon or switched off/).click();
   await expect(
     page.getByRole('navigation', { name: 'Not available yet' }).getByRole('link', {
-      name: /Pricing/,
+      name: /Calendar/,
     }),
   ).toBeVisible();
 

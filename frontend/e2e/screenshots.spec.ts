@@ -22,7 +22,8 @@ test('screenshots: login, 404 and the pages of an org admin', async ({ page }, t
     ['privacy', '/PrivacyPolicy', 'Privacy policy'],
     ['icons', '/icons/solar', 'Solar icons'],
     ['products', '/products', 'Products'],
-    ['not-available-pricing', '/Pricing', 'Pricing'],
+    ['not-available-sales', '/Sales', 'Sales'],
+    ['pricing', '/Pricing', 'Pricing'],
     ['procurement', '/procurement', 'Procurement'],
     ['inventory', '/inventory', 'Inventory'],
   ];

@@ -393,9 +393,53 @@ def ordered_min_max(body):
     return body
 
 
+def valid_price_list(body):
+    """A price list (pricing::api) as its cross-field rules want it:
+    valid_to on or after valid_from, each product once, each product's
+    breaks strictly increasing, whole numbers in a graduated list."""
+    import math
+
+    body = dict(body)
+    start, end = body.get("valid_from"), body.get("valid_to")
+    if isinstance(start, str) and isinstance(end, str) and end < start:
+        body["valid_from"], body["valid_to"] = end, start
+    items = body.get("items")
+    if not isinstance(items, list):
+        return body
+    graduated = body.get("tiering") == "graduated"
+    seen, kept = set(), []
+    for item in items:
+        if not isinstance(item, dict):
+            kept.append(item)
+            continue
+        if item.get("product_id") in seen:
+            continue
+        seen.add(item.get("product_id"))
+        breaks = item.get("breaks")
+        if isinstance(breaks, list) and all(isinstance(b, dict) for b in breaks):
+            by_min = {}
+            for b in breaks:
+                try:
+                    low = Decimal(b["min_quantity"])
+                except (InvalidOperation, KeyError, TypeError, ValueError):
+                    by_min = None
+                    break
+                if graduated:
+                    low = Decimal(min(999_999_999, max(1, math.ceil(low))))
+                    b = {**b, "min_quantity": str(low)}
+                by_min.setdefault(low, b)
+            if by_min:
+                item = {**item, "breaks": [by_min[k] for k in sorted(by_min)]}
+        kept.append(item)
+    body["items"] = kept
+    return body
+
+
 def mapped(body):
     if not isinstance(body, dict):
         return body
+    if "tiering" in body and "items" in body:
+        body = valid_price_list(body)
     if "lot_id" in body and "reason" in body:
         body = valid_move(body)
     if isinstance(body.get("min_quantity"), str) and isinstance(body.get("max_quantity"), str):

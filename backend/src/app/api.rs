@@ -24,6 +24,7 @@ use crate::manufacturing::api::ManufacturingApi;
 use crate::organisation::api::OrganisationApi;
 use crate::parties::api::{CustomersApi, SuppliersApi};
 use crate::passports::api::PassportsApi;
+use crate::pricing::api::PricingApi;
 use crate::procurement::api::ProcurementApi;
 use crate::products::api::{ProductImagesApi, ProductTransferApi, ProductsApi};
 use crate::quality::api::QualityApi;
@@ -58,8 +59,9 @@ pub type Apis = (
         BatchUpdatesApi,
     ),
     // The ERP (issue 22 on): the lot register, inventory, quality, the
-    // parties, logistics, manufacturing, procurement, genealogy and recalls.
-    // The next ERP domains join this tuple.
+    // parties, logistics, manufacturing, procurement, genealogy, recalls and
+    // pricing. The next ERP domains join this tuple (at most 12: then a nested
+    // one).
     (
         LotsApi,
         InventoryApi,
@@ -71,6 +73,7 @@ pub type Apis = (
         ProcurementApi,
         GenealogyApi,
         RecallsApi,
+        PricingApi,
     ),
 );
 
@@ -85,6 +88,9 @@ pub const BODY_LIMITS: BodyLimits = BodyLimits {
         ("importProducts", 4 * 1024 * 1024),
         // An EPCIS document of up to 1,000 events.
         ("captureEpcis", crate::epcis::MAX_CAPTURE_BYTES),
+        // A price list of up to 500 products with up to 20 breaks each.
+        ("createPriceList", crate::pricing::MAX_LIST_BYTES),
+        ("updatePriceList", crate::pricing::MAX_LIST_BYTES),
     ],
     streamed: &[
         // A batch-update file of up to a million rows and its framing.

@@ -66,6 +66,7 @@ pub const fn module_of(tag: &ApiTags) -> Option<&'static str> {
         ApiTags::Manufacturing => Some("manufacturing"),
         // Customers are who shipments go to (the sales issue reads them too).
         ApiTags::Customers | ApiTags::Logistics | ApiTags::Recalls => Some("logistics"),
+        ApiTags::Pricing => Some("pricing"),
     }
 }
 
@@ -95,6 +96,7 @@ pub const TAGS: &[ApiTags] = &[
     ApiTags::Manufacturing,
     ApiTags::Logistics,
     ApiTags::Recalls,
+    ApiTags::Pricing,
     ApiTags::Public,
 ];
 

@@ -73,6 +73,9 @@ pub enum ApiTags {
     /// Recalls: a lot and every lot made from it recalled in one request,
     /// with the shipments and customers affected.
     Recalls,
+    /// Pricing: price lists (per currency, validity and customer group,
+    /// with volume or graduated tiers) and the quote of a quantity.
+    Pricing,
     /// What a consumer's or a partner's app calls without signing in,
     /// outside `/api`: the resolver's verdict on a code (its GS1 Digital
     /// Link), a review of the scanned product and the place of a scan.

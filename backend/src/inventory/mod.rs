@@ -109,7 +109,7 @@ const QUANTITY_DIGITS: usize = 9;
 /// Parses a decimal written plainly: digits, at most one point, at most
 /// `places` digits after it and `digits` before it; no sign, no exponent, no
 /// spaces. `None` for anything else.
-fn plain_decimal(raw: &str, digits: usize, places: usize) -> Option<Decimal> {
+pub fn plain_decimal(raw: &str, digits: usize, places: usize) -> Option<Decimal> {
     let (whole, fraction) = match raw.split_once('.') {
         Some((w, f)) => (w, Some(f)),
         None => (raw, None),

@@ -587,6 +587,30 @@ fn expectations() -> BTreeMap<&'static str, (Allowed, Option<Value>)> {
             "getRecallAffectedCsv",
             (Allowed::BrandAndClientMembers, None),
         ),
+        // Pricing (issue 24): members read lists and ask for quotes; brand
+        // admins and managers and client admins create and replace lists.
+        ("listPriceLists", (Allowed::BrandAndClientMembers, None)),
+        ("quotePrice", (Allowed::BrandAndClientMembers, None)),
+        (
+            "createPriceList",
+            (
+                Allowed::BrandEditorsAndClientAdmins,
+                Some(
+                    json!({"name": "", "currency": "EUR", "valid_from": "2030-01-01",
+                            "tiering": "volume", "items": []}),
+                ),
+            ),
+        ),
+        (
+            "updatePriceList",
+            (
+                Allowed::BrandEditorsAndClientAdmins,
+                Some(
+                    json!({"name": "", "currency": "EUR", "valid_from": "2030-01-01",
+                            "tiering": "volume", "items": []}),
+                ),
+            ),
+        ),
     ])
 }
 

@@ -30,6 +30,7 @@ mod openapi;
 mod organisation;
 mod parties;
 mod passports;
+mod pricing;
 mod procurement;
 mod product_images;
 mod products;

@@ -104,7 +104,9 @@ export const routes: RouteObject[] = [
                 { path: rel(paths.dppPassport.path), lazy: () => import('./routes/passport') },
               ]),
               planned(rel(paths.sales.path), 'sales', 'sales'),
-              planned(rel(paths.pricing.path), 'pricing', 'pricing'),
+              ofModule('pricing', [
+                { path: rel(paths.pricing.path), lazy: () => import('./routes/pricing') },
+              ]),
               planned(rel(paths.financial.path), 'financial', 'finance'),
               {
                 path: rel(paths.adminDashboard.path),

@@ -16,7 +16,6 @@ export const plannedModules = {
   calendar: { title: 'Calendar', summary: 'Production, delivery and audit dates in one calendar.' },
   organizer: { title: 'Task board', summary: 'A kanban board for your team’s work.' },
   sales: { title: 'Sales', summary: 'Customers, orders and order quantities.' },
-  pricing: { title: 'Pricing', summary: 'Price lists and discounts.' },
   financial: { title: 'Financial metrics', summary: 'Revenue, costs and margins.' },
   processMapping: {
     title: 'Process mapping',

@@ -121,7 +121,7 @@ export const navigation: NavSection[] = [
       item('QA and compliance', paths.qaCompliance, TestTubeIcon, { module: 'qa' }),
       item('Logistics', paths.logistics, DeliveryIcon, { module: 'logistics' }),
       item('Sales', paths.sales, Shop2Icon, { module: 'sales', planned: true }),
-      item('Pricing', paths.pricing, TagPriceIcon, { module: 'pricing', planned: true }),
+      item('Pricing', paths.pricing, TagPriceIcon, { module: 'pricing' }),
       item('Financial metrics', paths.financial, GraphUpIcon, { module: 'finance', planned: true }),
       item('Invoices', paths.erpFinance, BillListIcon, { module: 'invoices', planned: true }),
       item('Database', paths.erpDatabase, DatabaseIcon, { module: ERP_MODULES, planned: true }),

@@ -2447,6 +2447,89 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/price-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The price lists with their products' breaks: the default lists
+         *     first, then by customer group, the latest validity first in each (at
+         *     most 500).
+         */
+        get: operations["listPriceLists"];
+        put?: never;
+        /**
+         * Creates a price list (admins and managers): a name, a currency
+         *     (ISO 4217 with a minor unit), a validity (`valid_from` to
+         *     `valid_to`, both included; open-ended without `valid_to`), a
+         *     customer group or none (the default list), `volume` or `graduated`
+         *     tiers, and 1 to 500 products, each once, with 1 to 20 breaks by
+         *     increasing `min_quantity` (whole numbers for `graduated`). A product
+         *     not of the organisation: 404; archived: 400. Another list of the
+         *     same group (or another default list) valid on any of the same days,
+         *     whatever its currency: 409 `overlapping_price_list`. One bad item
+         *     refuses the whole list, naming it.
+         */
+        post: operations["createPriceList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/price-lists/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replaces a price list whole (admins and managers): the same body and
+         *     checks as creating one; its version goes up by one. Parallel
+         *     replacements queue on the list's row: each applies whole, the last
+         *     committed is the list.
+         */
+        put: operations["updatePriceList"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/prices/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What `quantity` of a product costs on a day (`on`, today (UTC) when
+         *     absent), for a customer when given: from the customer's group's list
+         *     valid that day, else the default list valid that day (validity days
+         *     included). `volume`: every unit at the price of the tier the
+         *     quantity reaches; `graduated`: each unit at the price of the tier
+         *     its own number reaches, one line per band. Each line's amount is
+         *     rounded half-up to the currency's minor unit; the total is their
+         *     sum. No valid list, the product not in the list that applies, or a
+         *     quantity below its first break: 409 `no_price`. A product or
+         *     customer not of the organisation: 404.
+         */
+        get: operations["quotePrice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/01/{gtin}/21/{serial}": {
         parameters: {
             query?: never;
@@ -4348,6 +4431,63 @@ export interface components {
             description: string;
             severity: components["schemas"]["NonconformanceSeverity"];
         };
+        /** NewPriceBreak */
+        NewPriceBreak: {
+            /**
+             * @description From this quantity on: above 0, at most 3 decimal places, as a
+             *     string (`"10"`); a whole number in a graduated list. Each break of a
+             *     product starts above the one before it.
+             */
+            min_quantity: string;
+            /**
+             * @description 0 or more, at most 9 digits before the point and 6 after it, as a
+             *     string (`"12.50"`).
+             */
+            unit_price: string;
+        };
+        /** NewPriceList */
+        NewPriceList: {
+            /** @description 1 to 200 characters. */
+            name: string;
+            /**
+             * @description ISO 4217 with a minor unit (`EUR`, `JPY`): every price of the list
+             *     is in it.
+             * @enum {string}
+             */
+            currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
+            /**
+             * Format: date
+             * @description The first day it applies.
+             */
+            valid_from: string;
+            /**
+             * Format: date
+             * @description The last day it applies (on or after `valid_from`); absent:
+             *     open-ended.
+             */
+            valid_to?: string;
+            /**
+             * @description The customers' group it is for (`wholesale`); absent: the default
+             *     list, for customers without a group's list.
+             */
+            customer_group?: string;
+            tiering: components["schemas"]["PriceTiering"];
+            /** @description 1 to 500 products. */
+            items: components["schemas"]["NewPriceListItem"][];
+        };
+        /** NewPriceListItem */
+        NewPriceListItem: {
+            /**
+             * Format: uuid
+             * @description A product of the organisation, once per list.
+             */
+            product_id: string;
+            /**
+             * @description 1 to 20 breaks, by increasing `min_quantity`; the first is the
+             *     smallest quantity the list sells.
+             */
+            breaks: components["schemas"]["NewPriceBreak"][];
+        };
         /** NewPrintJob */
         NewPrintJob: {
             /** Format: uuid */
@@ -5016,6 +5156,133 @@ export interface components {
             /** @description The page to open after signing in, e.g. `/` or `/products`. */
             landingPage: string;
         };
+        /**
+         * PriceBreak
+         * @description One break of a product: from `min_quantity` on, `unit_price`.
+         */
+        PriceBreak: {
+            /** @description A decimal string above 0. */
+            min_quantity: string;
+            /** @description In the list's currency, a decimal string. */
+            unit_price: string;
+        };
+        /**
+         * PriceList
+         * @description A price list: a currency, a validity (both days included), a scope (a
+         *     customer group, or the default list without one), the kind of tier and
+         *     the breaks of each product.
+         */
+        PriceList: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description ISO 4217. */
+            currency: string;
+            /**
+             * Format: uint32
+             * @description The currency's minor unit: the decimal places of every amount
+             *     quoted from the list (JPY 0, EUR 2, BHD 3).
+             */
+            minor_units: number;
+            /** Format: date */
+            valid_from: string;
+            /**
+             * Format: date
+             * @description The last day it is valid; absent: open-ended.
+             */
+            valid_to?: string;
+            /** @description The customers' group it is for; absent: the default list. */
+            customer_group?: string;
+            tiering: components["schemas"]["PriceTiering"];
+            /** @description In the order given. */
+            items: components["schemas"]["PriceListItem"][];
+            /**
+             * Format: int32
+             * @description 1 when created, one more with each replacement.
+             */
+            version: number;
+            /** Format: uuid */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            updated_by?: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * PriceListItem
+         * @description A product of a price list with its breaks.
+         */
+        PriceListItem: {
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** @description By `min_quantity`. */
+            breaks: components["schemas"]["PriceBreak"][];
+        };
+        /**
+         * PriceListList
+         * @description The price lists: the default lists first, then by customer group, the
+         *     latest validity first in each (at most 500).
+         */
+        PriceListList: {
+            price_lists: components["schemas"]["PriceList"][];
+        };
+        /**
+         * PriceQuote
+         * @description What a quantity of a product costs a customer on a day, from the list
+         *     that applies: money as decimal strings with the currency's minor unit.
+         */
+        PriceQuote: {
+            /** @description ISO 4217: the list's. */
+            currency: string;
+            /**
+             * @description The tier's price for `volume`; for `graduated`, `total ÷ quantity`
+             *     rounded half-up to 6 decimal places.
+             */
+            unit_price: string;
+            /** @description The sum of the lines' amounts. */
+            total: string;
+            /** Format: uuid */
+            price_list_id: string;
+            price_list_name: string;
+            tiering: components["schemas"]["PriceTiering"];
+            /** Format: uuid */
+            product_id: string;
+            quantity: string;
+            /**
+             * Format: date
+             * @description The day priced.
+             */
+            on: string;
+            /** @description One line for `volume`; one per band reached for `graduated`. */
+            lines: components["schemas"]["PriceQuoteLine"][];
+        };
+        /**
+         * PriceQuoteLine
+         * @description One line of a quote: the units `from_quantity` to `to_quantity` (unit
+         *     numbers; a part of a unit counts as that unit), `quantity` of them, at
+         *     the price of the break `min_quantity`.
+         */
+        PriceQuoteLine: {
+            from_quantity: string;
+            to_quantity: string;
+            quantity: string;
+            /** @description The break whose price applies. */
+            min_quantity: string;
+            unit_price: string;
+            /**
+             * @description `quantity × unit_price`, rounded half-up to the currency's minor
+             *     unit.
+             */
+            amount: string;
+        };
+        /**
+         * @description How a price list's breaks price a quantity.
+         * @enum {string}
+         */
+        PriceTiering: "volume" | "graduated";
         /**
          * @description Output formats of a print job.
          * @enum {string}
@@ -18018,6 +18285,373 @@ export interface operations {
              *     the same answer as an unknown one.
              */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPriceLists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The price lists: the default lists first, then by customer group, the
+             *     latest validity first in each (at most 500).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["PriceListList"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createPriceList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["NewPriceList"];
+            };
+        };
+        responses: {
+            /** @description Created (version 1). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["PriceList"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updatePriceList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["NewPriceList"];
+            };
+        };
+        responses: {
+            /**
+             * @description A price list: a currency, a validity (both days included), a scope (a
+             *     customer group, or the default list without one), the kind of tier and
+             *     the breaks of each product.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["PriceList"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the operation takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not of a type the operation takes. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something went wrong on the server; details are in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    quotePrice: {
+        parameters: {
+            query: {
+                /** @description A product of the organisation. */
+                product_id: string;
+                /** @description Above 0, at most 3 decimal places (`"25"`, `"2.5"`). */
+                quantity: string;
+                /**
+                 * @description A customer of the organisation: its group's list applies when
+                 *     one is valid. Absent: the default list.
+                 */
+                customer_id?: string;
+                /** @description The day priced, `YYYY-MM-DD`; today (UTC) when absent. */
+                on?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description What a quantity of a product costs a customer on a day, from the list
+             *     that applies: money as decimal strings with the currency's minor unit.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["PriceQuote"];
+                };
+            };
+            /** @description The request is not valid: `error` says what to change. Nothing was changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not allowed: the caller's role or organisation may not do this, or the
+             *     request failed the origin or CSRF check; `error` and `code` say which.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not found (or not the caller's): `error` says what. A malformed id gets
+             *     the same answer as an unknown one.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflicts with what is stored (a duplicate, a limit, or a state that
+             *     does not allow it): `error` says what. Nothing was changed.
+             */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
