@@ -93,43 +93,16 @@ async fn moves(admin: Arc<SignedIn>, product: String, lot: String, locations: Ve
 /// pgbench: single-row inserts into `bench_moves` (a table like
 /// `stock_moves`), CLIENTS clients for SECONDS; transactions per second.
 fn pgbench(db_url: &str, schema: &str, product: &str, lot: &str, to: &str) -> f64 {
-    let script =
-        std::env::temp_dir().join(format!("brandops-move-insert-{}.sql", std::process::id()));
-    std::fs::write(
-        &script,
-        format!(
+    common::pgbench_tps(
+        db_url,
+        "move-insert",
+        &format!(
             "INSERT INTO {schema}.bench_moves (id, product_id, lot_id, quantity, to_location_id, reason, unit_cost, currency) \
              VALUES (gen_random_uuid(), '{product}', '{lot}', 1, '{to}', 'receipt', 1.25, 'EUR');\n"
         ),
+        CLIENTS,
+        SECONDS,
     )
-    .unwrap();
-    let out = std::process::Command::new("pgbench")
-        .args([
-            "-n",
-            "-c",
-            &CLIENTS.to_string(),
-            "-j",
-            "2",
-            "-T",
-            &SECONDS.to_string(),
-            "-f",
-        ])
-        .arg(&script)
-        .arg(db_url)
-        .output()
-        .expect("pgbench (Debian's postgresql-contrib / postgresql client) must be installed");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "pgbench: {text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let _ = std::fs::remove_file(script);
-    text.lines()
-        .find(|l| l.starts_with("tps = "))
-        .and_then(|l| l.split_whitespace().nth(2))
-        .and_then(|v| v.parse().ok())
-        .expect("pgbench printed no tps")
 }
 
 /// Median milliseconds of 30 calls (after 5 to warm up).

@@ -81,44 +81,17 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 /// pgbench: single-row inserts into `bench_scans` (a table like `scans`),
 /// CLIENTS clients for SECONDS; transactions per second.
 fn pgbench(db_url: &str, schema: &str, product: &str) -> f64 {
-    let script =
-        std::env::temp_dir().join(format!("brandops-scan-insert-{}.sql", std::process::id()));
-    std::fs::write(
-        &script,
-        format!(
+    common::pgbench_tps(
+        db_url,
+        "scan-insert",
+        &format!(
             "\\set serial random(1, 1000000000)\n\
              INSERT INTO {schema}.bench_scans (serial, gtin, serial_text, product_id, verdict, first_scan, agent_class, country, country_name, region, city, location_source) \
              VALUES (:serial, '09506000134352', 'ABCDEFGHIJK', '{product}', 'genuine', false, 'mobile', '', '', '', '', 'none');\n"
         ),
+        CLIENTS,
+        SECONDS,
     )
-    .unwrap();
-    let out = std::process::Command::new("pgbench")
-        .args([
-            "-n",
-            "-c",
-            &CLIENTS.to_string(),
-            "-j",
-            "2",
-            "-T",
-            &SECONDS.to_string(),
-            "-f",
-        ])
-        .arg(&script)
-        .arg(db_url)
-        .output()
-        .expect("pgbench (Debian's postgresql-contrib / postgresql client) must be installed");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "pgbench: {text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let _ = std::fs::remove_file(script);
-    text.lines()
-        .find(|l| l.starts_with("tps = "))
-        .and_then(|l| l.split_whitespace().nth(2))
-        .and_then(|v| v.parse().ok())
-        .expect("pgbench printed no tps")
 }
 
 /// Empties the tenant's scans and makes `n` of them the same way for every

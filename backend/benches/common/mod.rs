@@ -264,6 +264,41 @@ pub fn write_section(path: &std::path::Path, name: &str, body: &str) {
     std::fs::write(path, next).unwrap();
 }
 
+/// Runs pgbench with `script` (its SQL text) from `clients` clients for
+/// `seconds` against `db_url`: transactions per second. `name` names the
+/// script's temporary file.
+pub fn pgbench_tps(db_url: &str, name: &str, script: &str, clients: usize, seconds: u64) -> f64 {
+    let path = std::env::temp_dir().join(format!("brandops-{name}-{}.sql", std::process::id()));
+    std::fs::write(&path, script).unwrap();
+    let out = std::process::Command::new("pgbench")
+        .args([
+            "-n",
+            "-c",
+            &clients.to_string(),
+            "-j",
+            "2",
+            "-T",
+            &seconds.to_string(),
+            "-f",
+        ])
+        .arg(&path)
+        .arg(db_url)
+        .output()
+        .expect("pgbench (Debian's postgresql-contrib / postgresql client) must be installed");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "pgbench: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_file(path);
+    text.lines()
+        .find(|l| l.starts_with("tps = "))
+        .and_then(|l| l.split_whitespace().nth(2))
+        .and_then(|v| v.parse().ok())
+        .expect("pgbench printed no tps")
+}
+
 /// The process's resident memory in bytes (Linux).
 pub fn rss() -> u64 {
     std::fs::read_to_string("/proc/self/status")

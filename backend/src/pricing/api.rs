@@ -331,11 +331,15 @@ async fn check_against_stored(
                 )));
             }
             Some(p) if p.archived => {
-                return Err(ApiError::invalid_input(format!(
-                    "items[{}]: {} is archived and cannot be priced.",
-                    i + 1,
-                    p.product_name
-                )));
+                return Err(ApiError::new(
+                    poem::http::StatusCode::CONFLICT,
+                    "product_archived",
+                    format!(
+                        "items[{}]: {} is archived and cannot be priced: restore it first, or leave it out.",
+                        i + 1,
+                        p.product_name
+                    ),
+                ));
             }
             Some(_) => {}
         }
@@ -471,10 +475,11 @@ impl PricingApi {
     /// customer group or none (the default list), `volume` or `graduated`
     /// tiers, and 1 to 500 products, each once, with 1 to 20 breaks by
     /// increasing `min_quantity` (whole numbers for `graduated`). A product
-    /// not of the organisation: 404; archived: 400. Another list of the
-    /// same group (or another default list) valid on any of the same days,
-    /// whatever its currency: 409 `overlapping_price_list`. One bad item
-    /// refuses the whole list, naming it.
+    /// not of the organisation: 404; archived: 409 `product_archived`.
+    /// Another list of the same group (or another default list) valid on
+    /// any of the same days, whatever its currency: 409
+    /// `overlapping_price_list`. One bad item refuses the whole list,
+    /// naming it.
     #[oai(
         path = "/price-lists",
         method = "post",

@@ -244,7 +244,7 @@ async fn bad_lists_are_refused_with_a_reason_and_change_nothing() {
         ),
         (
             with(&|b| b["items"][0]["product_id"] = json!(archived)),
-            StatusCode::BAD_REQUEST,
+            StatusCode::CONFLICT,
             "archived",
         ),
         (

@@ -2468,10 +2468,11 @@ export interface paths {
          *     customer group or none (the default list), `volume` or `graduated`
          *     tiers, and 1 to 500 products, each once, with 1 to 20 breaks by
          *     increasing `min_quantity` (whole numbers for `graduated`). A product
-         *     not of the organisation: 404; archived: 400. Another list of the
-         *     same group (or another default list) valid on any of the same days,
-         *     whatever its currency: 409 `overlapping_price_list`. One bad item
-         *     refuses the whole list, naming it.
+         *     not of the organisation: 404; archived: 409 `product_archived`.
+         *     Another list of the same group (or another default list) valid on
+         *     any of the same days, whatever its currency: 409
+         *     `overlapping_price_list`. One bad item refuses the whole list,
+         *     naming it.
          */
         post: operations["createPriceList"];
         delete?: never;
