@@ -1,9 +1,9 @@
 //! SQL of inventory. The balance statements are the heart of it (ADR 0020):
-//! [`take`] and [`reserve_line`] change one balance row by one conditional
-//! `UPDATE … WHERE on_hand - reserved >= $q`, [`put`] one upsert, and the
-//! callers take the rows in one order (location id, then lot id), so that
-//! parallel moves and reservations queue on the rows they share and never
-//! deadlock.
+//! [`write_move`], [`take_lines`] and [`reserve_line`] change a balance row
+//! by a conditional `UPDATE … WHERE on_hand - reserved >= $q` (stock coming
+//! in by an upsert), and the callers take the rows in one order (location
+//! id, then lot id), so that parallel moves and reservations queue on the
+//! rows they share and never deadlock.
 
 use chrono::{DateTime, NaiveDate, Utc};
 use rust_decimal::Decimal;
@@ -196,55 +196,6 @@ pub async fn move_context(
 }
 
 // --- balances ------------------------------------------------------------------
-
-/// Takes `quantity` out of the balance of (product, location, lot) if that
-/// much is available (on hand less reserved): one conditional statement.
-/// Answers the new on-hand quantity, or `None` when not enough is there
-/// (nothing changed).
-pub async fn take(
-    conn: &mut PgConnection,
-    product_id: Uuid,
-    location_id: Uuid,
-    lot_id: Uuid,
-    quantity: Decimal,
-) -> Result<Option<Decimal>, sqlx::Error> {
-    sqlx::query_scalar(
-        "UPDATE stock_balances SET on_hand = on_hand - $4, updated_at = now()
-          WHERE product_id = $1 AND location_id = $2 AND lot_id = $3
-            AND on_hand - reserved >= $4
-         RETURNING on_hand",
-    )
-    .bind(product_id)
-    .bind(location_id)
-    .bind(lot_id)
-    .bind(quantity)
-    .fetch_optional(conn)
-    .await
-}
-
-/// Adds `quantity` to the balance of (product, location, lot), creating it:
-/// one statement.
-pub async fn put(
-    conn: &mut PgConnection,
-    product_id: Uuid,
-    location_id: Uuid,
-    lot_id: Uuid,
-    quantity: Decimal,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO stock_balances (product_id, location_id, lot_id, on_hand)
-         VALUES ($1, $2, $3, $4)
-         ON CONFLICT (product_id, location_id, lot_id)
-         DO UPDATE SET on_hand = stock_balances.on_hand + EXCLUDED.on_hand, updated_at = now()",
-    )
-    .bind(product_id)
-    .bind(location_id)
-    .bind(lot_id)
-    .bind(quantity)
-    .execute(conn)
-    .await?;
-    Ok(())
-}
 
 /// What is available (on hand less reserved) of (product, location, lot):
 /// for the message of a refused move.
