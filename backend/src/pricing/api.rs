@@ -586,7 +586,10 @@ impl PricingApi {
         let product_id = product_id.0;
         // One snapshot: the list found and its breaks belong together.
         let mut tx = state.db.begin_tenant(&caller.tenant).await?;
-        if store::product_name(&mut tx, product_id).await?.is_none() {
+        if crate::inventory::store::product_name(&mut tx, product_id)
+            .await?
+            .is_none()
+        {
             return Err(ApiError::not_found("No such product in your organisation.").into());
         }
         let group = match customer_id.0 {

@@ -246,17 +246,6 @@ pub async fn breaks_of(
     .await
 }
 
-/// The name of product `id`, if the tenant has it.
-pub async fn product_name(
-    conn: &mut PgConnection,
-    id: Uuid,
-) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT product_name FROM products WHERE id = $1")
-        .bind(id)
-        .fetch_optional(conn)
-        .await
-}
-
 /// The list that applies on `on` to a customer of group `customer_group`
 /// (NULL: a customer without a group, or no customer): the group's list
 /// valid that day, else the default list valid that day.

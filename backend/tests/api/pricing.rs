@@ -8,7 +8,9 @@ use brandops::accounts::Role;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{Client, TestApp, TestTenant, assert_isolated, create_product, slow_inserts};
+use crate::helpers::{
+    Client, TestApp, TestTenant, assert_isolated, create_product, slow_inserts, slow_updates,
+};
 
 /// A brand ready to price: its admin and two products.
 struct Seller {
@@ -385,7 +387,7 @@ async fn lists_of_one_scope_never_overlap() {
 async fn parallel_creates_of_one_scope_leave_one_list() {
     let s = setup().await;
     slow_inserts(&s.app, &s.brand, "price_lists").await;
-    let tries = (0..10).map(|i| {
+    let tries = (0..20).map(|i| {
         let body = list_body(&format!("Race {i}"), "volume", &s.tea, three_breaks());
         let admin = &s.admin;
         async move { admin.post("/api/price-lists", body).await.0 }
@@ -416,6 +418,9 @@ async fn twenty_parallel_replacements_leave_one_whole_list() {
     )
     .await;
     let path = format!("/api/price-lists/{}", id(&made));
+    // Each replacement's update of the list row takes a while, so the
+    // twenty truly overlap.
+    slow_updates(&s.app, &s.brand, "price_lists").await;
     // Replacement i: name "v{i}", i + 1 breaks each at price i.
     let tries = (1..=20).map(|i| {
         let breaks: Vec<Value> = (1..=(i % 5 + 1))
